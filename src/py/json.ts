@@ -1,0 +1,246 @@
+import { floatRepr } from './repr.js';
+import { PyException, PyObject, PyTuple, pyTypeName, type PyDict, type PyKey, type PyValue } from './value.js';
+
+/** Options of Python's `json.dumps` that BFCL uses. */
+export interface JsonDumpsOptions {
+  /** `indent=N`; items are then separated by `,` + newline (Python's default with an indent). */
+  indent?: number;
+  /** `ensure_ascii` (default true): non-ASCII as `\uXXXX`. */
+  ensureAscii?: boolean;
+  /** `sort_keys` (default false). */
+  sortKeys?: boolean;
+  /** `separators=(item, key)`; default `(', ', ': ')`, or `(',', ': ')` with an indent. */
+  separators?: [string, string];
+}
+
+const ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
+const ASCII_SAFE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
+const UNICODE_SAFE = /^[^\x00-\x1f"\\]*$/;
+
+/** Python `json.dumps` of a str (`encode_basestring_ascii` or `encode_basestring`). */
+export function jsonString(s: string, ensureAscii = true): string {
+  if ((ensureAscii ? ASCII_SAFE : UNICODE_SAFE).test(s)) return '"' + s + '"';
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    const code = s.charCodeAt(i);
+    const esc = ESCAPES[ch];
+    if (esc !== undefined) out += esc;
+    else if (code < 0x20 || (ensureAscii && code > 0x7e)) out += '\\u' + code.toString(16).padStart(4, '0');
+    else out += ch;
+  }
+  return out + '"';
+}
+
+function jsonFloat(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity';
+  return floatRepr(x);
+}
+
+function jsonKey(k: PyKey, ensureAscii: boolean): string {
+  if (typeof k === 'string') return jsonString(k, ensureAscii);
+  if (typeof k === 'bigint') return '"' + k.toString() + '"';
+  if (typeof k === 'number') return '"' + jsonFloat(k) + '"';
+  if (typeof k === 'boolean') return k ? '"true"' : '"false"';
+  if (k === null) return '"null"';
+  throw new PyException('TypeError', `keys must be str, int, float, bool or None, not ${pyTypeName(k)}`);
+}
+
+/** Python `json.dumps(v, ...)`; throws `PyException('TypeError')` for values JSON cannot hold. */
+export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
+  const ensureAscii = opts.ensureAscii ?? true;
+  const indent = opts.indent;
+  const [itemSep, keySep] = opts.separators ?? (indent === undefined ? [', ', ': '] : [',', ': ']);
+  const sortKeys = opts.sortKeys ?? false;
+
+  const encode = (x: PyValue, level: number): string => {
+    if (x === null) return 'null';
+    switch (typeof x) {
+      case 'boolean':
+        return x ? 'true' : 'false';
+      case 'bigint':
+        return x.toString();
+      case 'number':
+        return jsonFloat(x);
+      case 'string':
+        return jsonString(x, ensureAscii);
+    }
+    let items: string[];
+    let open: string;
+    let close: string;
+    if (Array.isArray(x) || x instanceof PyTuple) {
+      const list = Array.isArray(x) ? x : x.items;
+      if (list.length === 0) return '[]';
+      items = list.map((item) => encode(item, level + 1));
+      open = '[';
+      close = ']';
+    } else if (x instanceof Map) {
+      if (x.size === 0) return '{}';
+      let entries = [...(x as PyDict)];
+      if (sortKeys) entries = entries.sort(([a], [b]) => compareKeys(a, b));
+      items = entries.map(([k, val]) => jsonKey(k, ensureAscii) + keySep + encode(val, level + 1));
+      open = '{';
+      close = '}';
+    } else {
+      const typeName = x instanceof PyObject ? x.pyTypeName : pyTypeName(x);
+      throw new PyException('TypeError', `Object of type ${typeName} is not JSON serializable`);
+    }
+    if (indent === undefined) return open + items.join(itemSep) + close;
+    const inner = '\n' + ' '.repeat(indent * (level + 1));
+    const outer = '\n' + ' '.repeat(indent * level);
+    return open + inner + items.join(itemSep + inner) + outer + close;
+  };
+  return encode(v, 0);
+}
+
+function compareKeys(a: PyKey, b: PyKey): number {
+  const sa = typeof a === 'string' ? a : String(a);
+  const sb = typeof b === 'string' ? b : String(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/** A JSON syntax error with CPython's `json.JSONDecodeError` message text. */
+export class JsonDecodeError extends PyException {
+  constructor(
+    readonly reason: string,
+    readonly doc: string,
+    readonly pos: number,
+  ) {
+    const line = (doc.slice(0, pos).match(/\n/g)?.length ?? 0) + 1;
+    const col = pos - doc.lastIndexOf('\n', pos - 1);
+    super('JSONDecodeError', `${reason}: line ${line} column ${col} (char ${pos})`);
+  }
+}
+
+const WS = new Set([' ', '\t', '\n', '\r']);
+const NUMBER_RE = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+
+/**
+ * Python `json.loads` with Python's types kept: integer literals become `bigint`, other numbers
+ * `number`, objects `Map` (insertion ordered; a repeated key keeps its first position, last value).
+ */
+export function parseJsonLossless(text: string): PyValue {
+  let i = 0;
+  const n = text.length;
+  const skipWs = (): void => {
+    while (i < n && WS.has(text[i]!)) i++;
+  };
+  const fail = (reason: string, pos = i): never => {
+    throw new JsonDecodeError(reason, text, pos);
+  };
+
+  const parseString = (): string => {
+    const start = i; // at the opening quote
+    i++;
+    let out = '';
+    let chunkStart = i;
+    for (;;) {
+      if (i >= n) fail('Unterminated string starting at', start);
+      const code = text.charCodeAt(i);
+      if (code === 0x22) {
+        out += text.slice(chunkStart, i);
+        i++;
+        return out;
+      }
+      if (code === 0x5c) {
+        out += text.slice(chunkStart, i);
+        const esc = text[i + 1];
+        if (esc === undefined) fail('Unterminated string starting at', start);
+        if (esc === 'u') {
+          const hex = text.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('Invalid \\uXXXX escape', i + 1);
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 6;
+        } else {
+          const map: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+          const ch = map[esc!];
+          if (ch === undefined) fail('Invalid \\escape', i);
+          out += ch;
+          i += 2;
+        }
+        chunkStart = i;
+        continue;
+      }
+      if (code < 0x20) fail('Invalid control character at', i);
+      i++;
+    }
+  };
+
+  const parseValue = (): PyValue => {
+    if (i >= n) fail('Expecting value');
+    const ch = text[i]!;
+    if (ch === '"') return parseString();
+    if (ch === '{') {
+      i++;
+      const obj: PyDict = new Map();
+      skipWs();
+      if (text[i] === '}') {
+        i++;
+        return obj;
+      }
+      for (;;) {
+        if (text[i] !== '"') fail('Expecting property name enclosed in double quotes');
+        const key = parseString();
+        skipWs();
+        if (text[i] !== ':') fail("Expecting ':' delimiter");
+        i++;
+        skipWs();
+        obj.set(key, parseValue());
+        skipWs();
+        if (text[i] === '}') {
+          i++;
+          return obj;
+        }
+        if (text[i] !== ',') fail("Expecting ',' delimiter");
+        i++;
+        skipWs();
+      }
+    }
+    if (ch === '[') {
+      i++;
+      const arr: PyValue[] = [];
+      skipWs();
+      if (text[i] === ']') {
+        i++;
+        return arr;
+      }
+      for (;;) {
+        skipWs();
+        arr.push(parseValue());
+        skipWs();
+        if (text[i] === ']') {
+          i++;
+          return arr;
+        }
+        if (text[i] !== ',') fail("Expecting ',' delimiter");
+        i++;
+      }
+    }
+    if (text.startsWith('null', i)) return (i += 4), null;
+    if (text.startsWith('true', i)) return (i += 4), true;
+    if (text.startsWith('false', i)) return (i += 5), false;
+    if (text.startsWith('NaN', i)) return (i += 3), NaN;
+    if (text.startsWith('Infinity', i)) return (i += 8), Infinity;
+    if (text.startsWith('-Infinity', i)) return (i += 9), -Infinity;
+    NUMBER_RE.lastIndex = i;
+    const m = NUMBER_RE.exec(text);
+    if (m === null) return fail('Expecting value');
+    i += m[0].length;
+    return m[1] === undefined && m[2] === undefined ? BigInt(m[0]) : Number(m[0]);
+  };
+
+  skipWs();
+  const value = parseValue();
+  skipWs();
+  if (i !== n) fail('Extra data');
+  return value;
+}

@@ -1,0 +1,59 @@
+import type { PyDict, PyValue } from '../py/value.js';
+
+/** Marks a parameter without a default value (a required Python parameter). */
+export const REQUIRED: unique symbol = Symbol('required');
+
+/** One parameter of a simulated method, as in the reference's Python signature. */
+export interface ParamSpec {
+  readonly name: string;
+  /** The Python default; `REQUIRED` when there is none. Mutable defaults are shared, as in Python. */
+  readonly default: PyValue | typeof REQUIRED;
+}
+
+/** Python signature of every public method of a class, in class definition order. */
+export type MethodSignatures = Readonly<Record<string, readonly ParamSpec[]>>;
+
+/** Shorthand for a required parameter. */
+export const req = (name: string): ParamSpec => ({ name, default: REQUIRED });
+/** Shorthand for a parameter with a default. */
+export const opt = (name: string, defaultValue: PyValue): ParamSpec => ({ name, default: defaultValue });
+
+/**
+ * The long-context filler lists (the reference's long_context.py), read from `long_context.json`
+ * of the data directory. Keys are the Python constant names, e.g. `WATCH_LIST_EXTENSION`.
+ */
+export type LongContextData = PyDict;
+
+/** What a simulated class needs from outside: only the long-context filler. */
+export interface SimContext {
+  readonly longContext: LongContextData;
+}
+
+/**
+ * Base of the eight simulated APIs.
+ *
+ * Rules every subclass follows so that the executor and the state checker can treat them alike:
+ * - public state = own fields whose names do not start with `_`, declared in the order in which
+ *   the reference's `vars(instance)` lists them; everything private starts with `_`;
+ * - every public method is listed in `signatures` with its Python parameters and takes its
+ *   arguments positionally in that order (the executor binds keyword arguments);
+ * - methods return Python values (`PyValue`) and raise `PyException` where Python would raise.
+ */
+export abstract class SimulatedApi {
+  /** The reference's class name, e.g. `GorillaFileSystem`. */
+  abstract readonly _className: string;
+  /** Python signatures of the public methods. */
+  abstract readonly _signatures: MethodSignatures;
+
+  /** The reference's `_load_scenario(scenario, long_context)`. Stateless classes do nothing. */
+  abstract _loadScenario(scenario: PyDict, longContext: boolean): void;
+
+  /** `vars(instance)` without private names, in assignment order. */
+  _publicState(): [string, PyValue][] {
+    const state: [string, PyValue][] = [];
+    for (const [name, value] of Object.entries(this)) {
+      if (!name.startsWith('_')) state.push([name, value as PyValue]);
+    }
+    return state;
+  }
+}
