@@ -1,0 +1,135 @@
+import { PyException, PySet, PyTuple, pyTypeName, type PyDict, type PyValue } from './value.js';
+
+/** The binary operators of Python expressions we evaluate. */
+export type BinaryOperator = '+' | '-' | '*' | '/' | '//' | '%' | '**';
+
+type Num = bigint | number;
+
+function asNumber(v: PyValue): Num | undefined {
+  if (typeof v === 'bigint' || typeof v === 'number') return v;
+  if (typeof v === 'boolean') return v ? 1n : 0n;
+  return undefined;
+}
+
+function unsupported(op: string, a: PyValue, b: PyValue): PyException {
+  return new PyException('TypeError', `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+}
+
+function floorDivInt(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+}
+
+function modInt(a: bigint, b: bigint): bigint {
+  const r = a % b;
+  return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
+}
+
+function modFloat(a: number, b: number): number {
+  const r = a % b;
+  return r !== 0 && (r < 0) !== (b < 0) ? r + b : r;
+}
+
+function arithmetic(op: BinaryOperator, a: Num, b: Num): Num {
+  if (typeof a === 'bigint' && typeof b === 'bigint') {
+    switch (op) {
+      case '+':
+        return a + b;
+      case '-':
+        return a - b;
+      case '*':
+        return a * b;
+      case '/':
+        if (b === 0n) throw new PyException('ZeroDivisionError', 'division by zero');
+        return Number(a) / Number(b);
+      case '//':
+        if (b === 0n) throw new PyException('ZeroDivisionError', 'integer division or modulo by zero');
+        return floorDivInt(a, b);
+      case '%':
+        if (b === 0n) throw new PyException('ZeroDivisionError', 'integer modulo by zero');
+        return modInt(a, b);
+      case '**':
+        return b >= 0n ? a ** b : Math.pow(Number(a), Number(b));
+    }
+  }
+  const x = Number(a);
+  const y = Number(b);
+  switch (op) {
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      if (y === 0) throw new PyException('ZeroDivisionError', 'float division by zero');
+      return x / y;
+    case '//':
+      if (y === 0) throw new PyException('ZeroDivisionError', 'float floor division by zero');
+      return Math.floor(x / y);
+    case '%':
+      if (y === 0) throw new PyException('ZeroDivisionError', 'float modulo');
+      return modFloat(x, y);
+    case '**':
+      if (x === 0 && y < 0) throw new PyException('ZeroDivisionError', '0.0 cannot be raised to a negative power');
+      return Math.pow(x, y);
+  }
+}
+
+function repeat<T>(items: readonly T[], times: bigint): T[] {
+  const out: T[] = [];
+  for (let i = 0n; i < times; i++) out.push(...items);
+  return out;
+}
+
+/** Python `a <op> b` for numbers, str and list concatenation and repetition. */
+export function pyBinaryOp(op: BinaryOperator, a: PyValue, b: PyValue): PyValue {
+  const na = asNumber(a);
+  const nb = asNumber(b);
+  if (na !== undefined && nb !== undefined) return arithmetic(op, na, nb);
+  if (op === '+') {
+    if (typeof a === 'string' && typeof b === 'string') return a + b;
+    if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+    if (a instanceof PyTuple && b instanceof PyTuple) return new PyTuple([...a.items, ...b.items]);
+  }
+  if (op === '*') {
+    const [seq, count] = typeof nb === 'bigint' ? [a, nb] : typeof na === 'bigint' ? [b, na] : [undefined, undefined];
+    if (seq !== undefined && count !== undefined) {
+      if (typeof seq === 'string') return count > 0n ? seq.repeat(Number(count)) : '';
+      if (Array.isArray(seq)) return repeat(seq, count);
+      if (seq instanceof PyTuple) return new PyTuple(repeat(seq.items, count));
+    }
+  }
+  if (op === '-' && a instanceof PySet && b instanceof PySet) {
+    return new PySet([...a.items].filter((x) => !b.items.has(x)));
+  }
+  throw unsupported(op === '**' ? '** or pow()' : op, a, b);
+}
+
+/** Python unary `-x`, `+x`, `not x`, `~x`. */
+export function pyUnaryOp(op: '-' | '+' | 'not' | '~', v: PyValue, truthy: (v: PyValue) => boolean): PyValue {
+  if (op === 'not') return !truthy(v);
+  const n = asNumber(v);
+  if (n === undefined) {
+    const symbol = op === '-' ? '-' : op === '+' ? '+' : '~';
+    throw new PyException('TypeError', `bad operand type for unary ${symbol}: '${pyTypeName(v)}'`);
+  }
+  if (op === '-') return typeof n === 'bigint' ? -n : -n;
+  if (op === '+') return n;
+  if (typeof n === 'number') throw new PyException('TypeError', "bad operand type for unary ~: 'float'");
+  return ~n;
+}
+
+/** `copy.deepcopy` for plain Python data (dicts, lists, tuples, sets, scalars). */
+export function pyDeepCopy<T extends PyValue>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(pyDeepCopy) as T;
+  if (v instanceof Map) {
+    const copy: PyDict = new Map();
+    for (const [k, val] of v) copy.set(k, pyDeepCopy(val));
+    return copy as T;
+  }
+  if (v instanceof PyTuple) return new PyTuple(v.items.map(pyDeepCopy)) as T;
+  if (v instanceof PySet) return new PySet(v.items) as T;
+  return v;
+}
