@@ -136,7 +136,7 @@ export function pySplitlines(s: string): string[] {
 }
 
 // str.split() with no separator splits on runs of Unicode whitespace (str.isspace()).
-const WHITESPACE_RUN = /[\s\x1c-\x1f\x85]+/u;
+const WHITESPACE_RUN = /[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
 
 /** Python `s.split()` with no arguments. */
 export function pySplitWhitespace(s: string): string[] {

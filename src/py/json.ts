@@ -1,4 +1,4 @@
-import { floatRepr } from './repr.js';
+import { floatRepr, pyStr } from './repr.js';
 import { PyException, PyObject, PyTuple, pyTypeName, type PyDict, type PyKey, type PyValue } from './value.js';
 
 /** Options of Python's `json.dumps` that BFCL uses. */
@@ -243,4 +243,24 @@ export function parseJsonLossless(text: string): PyValue {
   skipWs();
   if (i !== n) fail('Extra data');
   return value;
+}
+
+/**
+ * The reference's `make_json_serializable`: dicts and lists are walked; any other value that
+ * `json.dumps` rejects (a set, a simulated file, an mpf...) is replaced by its `str()`.
+ */
+export function makeJsonSerializable(v: PyValue): PyValue {
+  if (v instanceof Map) {
+    const out: PyDict = new Map();
+    for (const [k, val] of v) out.set(k, makeJsonSerializable(val));
+    return out;
+  }
+  if (Array.isArray(v)) return v.map(makeJsonSerializable);
+  try {
+    jsonDumps(v, { ensureAscii: false });
+    return v;
+  } catch (error) {
+    if (error instanceof PyException) return pyStr(v);
+    throw error;
+  }
 }

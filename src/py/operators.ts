@@ -123,13 +123,13 @@ export function pyUnaryOp(op: '-' | '+' | 'not' | '~', v: PyValue, truthy: (v: P
 /** `copy.deepcopy` for plain Python data (dicts, lists, tuples, sets, scalars). */
 export function pyDeepCopy<T extends PyValue>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map(pyDeepCopy) as T;
+  if (Array.isArray(v)) return (v as PyValue[]).map((x) => pyDeepCopy(x)) as T;
   if (v instanceof Map) {
     const copy: PyDict = new Map();
-    for (const [k, val] of v) copy.set(k, pyDeepCopy(val));
+    for (const [k, val] of v as PyDict) copy.set(k, pyDeepCopy(val));
     return copy as T;
   }
-  if (v instanceof PyTuple) return new PyTuple(v.items.map(pyDeepCopy)) as T;
+  if (v instanceof PyTuple) return new PyTuple(v.items.map((x) => pyDeepCopy(x))) as T;
   if (v instanceof PySet) return new PySet(v.items) as T;
   return v;
 }

@@ -1,0 +1,126 @@
+/**
+ * Parsing of flag values and assembly of the typed command options. Everything here is pure apart
+ * from checking that a given data directory exists.
+ */
+
+import { resolve } from 'node:path';
+
+import { InvalidArgumentError } from 'commander';
+
+import { resolveDataDir } from '../data/data-dir.js';
+import { type Category, parseTestCategoryArgument } from '../spec/categories.js';
+import type { EvaluateOptions, GenerateOptions } from '../spec/options.js';
+import { UsageError } from '../util/errors.js';
+import type { CliIo } from './io.js';
+
+/**
+ * Accumulator for list flags: every occurrence is split on commas, items are trimmed and empty
+ * ones dropped (the reference's `handle_multiple_input`), so `--model a,b --model c` gives [a, b, c].
+ */
+export function collectList(value: string, previous: string[] | undefined): string[] {
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return [...(previous ?? []), ...items];
+}
+
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A finite, non-negative decimal number such as `0.001`, `1`, `1e-3`. */
+export function parseTemperature(value: string): number {
+  const text = value.trim();
+  const n = Number(text);
+  if (!DECIMAL.test(text) || !Number.isFinite(n) || n < 0) {
+    throw new InvalidArgumentError('Expected a non-negative number, e.g. 0.001.');
+  }
+  return n;
+}
+
+/** A positive integer such as `8`. */
+export function parsePositiveInt(value: string): number {
+  const text = value.trim();
+  const n = Number(text);
+  if (!/^\+?\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) {
+    throw new InvalidArgumentError('Expected a positive integer, e.g. 8.');
+  }
+  return n;
+}
+
+/** `--test-category` values (default `all`) expanded to categories; an empty list is a usage error. */
+export function expandTestCategories(values: readonly string[] | undefined): Category[] {
+  const args = values ?? ['all'];
+  if (args.length === 0) throw new UsageError('No test category given (--test-category is empty).');
+  return parseTestCategoryArgument(args);
+}
+
+/** `BFCL_PROJECT_ROOT`, else the cwd: the base of relative result/score paths. */
+export function projectRootOf(io: CliIo): string {
+  const root = io.env['BFCL_PROJECT_ROOT'];
+  return root === undefined || root === '' ? io.cwd : resolve(io.cwd, root);
+}
+
+/** Dataset directory from `--data-dir`, else `BFCL_DATA_DIR`, else the package's `data/`. */
+export function dataDirOf(flag: string | undefined, io: CliIo): string {
+  return resolveDataDir(flag ?? io.env['BFCL_DATA_DIR'], io.cwd);
+}
+
+/** Raw values commander collects for `generate`. */
+export interface GenerateFlags {
+  model?: string[];
+  testCategory?: string[];
+  temperature: number;
+  includeInputLog?: boolean;
+  excludeStateLog?: boolean;
+  numThreads?: number;
+  resultDir?: string;
+  allowOverwrite?: boolean;
+  runIds?: boolean;
+  dataDir?: string;
+}
+
+/** Validated `GenerateOptions` from the parsed flags. */
+export function toGenerateOptions(flags: GenerateFlags, io: CliIo): GenerateOptions {
+  const models = flags.model ?? [];
+  if (models.length === 0) throw new UsageError('No model given (--model is empty).');
+  const projectRoot = projectRootOf(io);
+  return {
+    models,
+    testCategories: expandTestCategories(flags.testCategory),
+    temperature: flags.temperature,
+    includeInputLog: flags.includeInputLog ?? false,
+    excludeStateLog: flags.excludeStateLog ?? false,
+    numThreads: flags.numThreads,
+    resultDir: resolve(projectRoot, flags.resultDir ?? 'result'),
+    allowOverwrite: flags.allowOverwrite ?? false,
+    runIds: flags.runIds ?? false,
+    dataDir: dataDirOf(flags.dataDir, io),
+    projectRoot,
+  };
+}
+
+/** Raw values commander collects for `evaluate`. */
+export interface EvaluateFlags {
+  model?: string[];
+  testCategory?: string[];
+  resultDir?: string;
+  scoreDir?: string;
+  partialEval?: boolean;
+  dataDir?: string;
+}
+
+/** Validated `EvaluateOptions` from the parsed flags. */
+export function toEvaluateOptions(flags: EvaluateFlags, io: CliIo): EvaluateOptions {
+  const projectRoot = projectRootOf(io);
+  const models = flags.model;
+  return {
+    // BFCL parity: an empty --model list means "all models", as typer turns [] into None.
+    models: models === undefined || models.length === 0 ? undefined : models,
+    testCategories: expandTestCategories(flags.testCategory),
+    resultDir: resolve(projectRoot, flags.resultDir ?? 'result'),
+    scoreDir: resolve(projectRoot, flags.scoreDir ?? 'score'),
+    partialEval: flags.partialEval ?? false,
+    dataDir: dataDirOf(flags.dataDir, io),
+    projectRoot,
+  };
+}

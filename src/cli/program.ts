@@ -1,0 +1,161 @@
+/**
+ * The `bfcl` command tree (commander). Wiring only: flags → validated options → one runner call.
+ * Errors propagate to `runCli` in main.ts, the one place that turns them into exit codes.
+ */
+
+import { resolve } from 'node:path';
+
+import { Command, Option } from 'commander';
+
+import { packageVersion } from '../data/data-dir.js';
+import { listResultFiles } from '../data/result-files.js';
+import {
+  ALL_CATEGORIES,
+  TEST_COLLECTION_MAPPING,
+  getCategoryInfo,
+} from '../spec/categories.js';
+import type { CliIo } from './io.js';
+import {
+  type EvaluateFlags,
+  type GenerateFlags,
+  collectList,
+  parsePositiveInt,
+  parseTemperature,
+  projectRootOf,
+  toEvaluateOptions,
+  toGenerateOptions,
+} from './option-parsers.js';
+import { type CliRunners, DEFAULT_RUNNERS } from './runners.js';
+
+/** Where a command's exit code is left for `runCli` (commander does not return action results). */
+export interface CliOutcome {
+  exitCode: number;
+}
+
+const DEFAULT_TEMPERATURE = 0.001;
+
+/** Build the program. Output goes to `io`; commander errors are thrown, never `process.exit`ed. */
+export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, outcome: CliOutcome = { exitCode: 0 }): Command {
+  const program = new Command('bfcl')
+    .description('Berkeley Function Calling Leaderboard (v4) in TypeScript: generate model responses and evaluate them.')
+    .helpOption('-h, --help', 'Show help.')
+    .helpCommand(false)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+    })
+    .showHelpAfterError('(run "bfcl <command> --help" for usage)')
+    .showSuggestionAfterError(true);
+
+  // Command order follows the reference's help listing.
+  program
+    .command('models')
+    .description('List available models.')
+    .action(() => {
+      io.stderr('bfcl models: not implemented yet (the model registry is not wired in).\n');
+      outcome.exitCode = 1;
+    });
+
+  program
+    .command('test-categories')
+    .description('List the test categories and the groups that --test-category accepts.')
+    .action(() => {
+      io.stdout(formatTestCategories());
+    });
+
+  program
+    .command('generate')
+    .description('Generate model responses for one or more models on the selected test categories.')
+    .addOption(listOption('--model <names>', 'Model names, comma-separated; repeatable.').makeOptionMandatory())
+    .addOption(listOption('--test-category <names>', 'Test categories or groups, comma-separated; repeatable (default: all).'))
+    .option('--temperature <float>', 'Sampling temperature.', parseTemperature, DEFAULT_TEMPERATURE)
+    .option('--include-input-log', 'Record the fully transformed model input in the inference log.')
+    .option('--exclude-state-log', 'Leave the state of the simulated APIs after each turn out of multi-turn logs.')
+    .option('--num-threads <n>', 'Number of concurrent requests (default: 1 for API models).', parsePositiveInt)
+    .option('--result-dir <dir>', 'Result directory, relative to the project root (default: result).')
+    .option('-o, --allow-overwrite', 'Regenerate entries that already have results.')
+    .option('--run-ids', 'Generate only the ids listed in test_case_ids_to_generate.json (ignores --test-category).')
+    .addOption(dataDirOption())
+    .action(async (flags: GenerateFlags) => {
+      outcome.exitCode = await runners.runGenerate(toGenerateOptions(flags, io), io);
+    });
+
+  program
+    .command('results')
+    .description('List the result files available for evaluation.')
+    .option('--result-dir <dir>', 'Result directory, relative to the project root (default: result).')
+    .action((flags: { resultDir?: string }) => {
+      const resultDir = resolve(projectRootOf(io), flags.resultDir ?? 'result');
+      io.stdout(formatResults(resultDir));
+    });
+
+  program
+    .command('evaluate')
+    .description('Evaluate the results of one or more models on the selected test categories.')
+    .addOption(listOption('--model <names>', 'Model names, comma-separated; repeatable (default: every model in the result directory).'))
+    .addOption(listOption('--test-category <names>', 'Test categories or groups, comma-separated; repeatable (default: all).'))
+    .option('--result-dir <dir>', 'Result directory, relative to the project root (default: result).')
+    .option('--score-dir <dir>', 'Score directory, relative to the project root (default: score).')
+    .option('--partial-eval', 'Evaluate only the entries present in the result files, without failing on missing ids.')
+    .addOption(dataDirOption())
+    .action(async (flags: EvaluateFlags) => {
+      outcome.exitCode = await runners.runEvaluate(toEvaluateOptions(flags, io), io);
+    });
+
+  program
+    .command('scores')
+    .description('Show the leaderboard of the score directory.')
+    .option('--score-dir <dir>', 'Score directory, relative to the project root (default: score).')
+    .action(() => {
+      io.stderr('bfcl scores: not implemented yet.\n');
+      outcome.exitCode = 1;
+    });
+
+  program
+    .command('version')
+    .description('Show the bfcl-ts version.')
+    .action(() => {
+      io.stdout(`bfcl-ts version ${packageVersion()} (Berkeley Function Calling Leaderboard v4)\n`);
+    });
+
+  return program;
+}
+
+function listOption(flags: string, description: string): Option {
+  return new Option(flags, description).argParser(collectList);
+}
+
+function dataDirOption(): Option {
+  return new Option('--data-dir <dir>', 'BFCL dataset directory in the official layout (env: BFCL_DATA_DIR; default: the package data/).');
+}
+
+/** Every category (with its folder, data file and whether it has ground truth), then every group. */
+export function formatTestCategories(): string {
+  const width = Math.max(...ALL_CATEGORIES.map((c) => c.length));
+  const lines = [`Test categories (${ALL_CATEGORIES.length}):`];
+  for (const category of ALL_CATEGORIES) {
+    const info = getCategoryInfo(category);
+    const answers = info.isFormatSensitivity ? 'derived' : info.hasPossibleAnswer ? 'yes' : 'no';
+    lines.push(`  ${category.padEnd(width)}  ${info.directory.padEnd(22)}  ${info.dataFile.padEnd(40)}  ground truth: ${answers}`);
+  }
+  lines.push('', `Groups (${TEST_COLLECTION_MAPPING.size}):`);
+  const groupWidth = Math.max(...[...TEST_COLLECTION_MAPPING.keys()].map((g) => g.length));
+  for (const [group, categories] of TEST_COLLECTION_MAPPING) {
+    lines.push(`  ${group.padEnd(groupWidth)}  ${categories.join(', ')}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Result files found under `resultDir`, one line per file. */
+export function formatResults(resultDir: string): string {
+  const files = listResultFiles(resultDir);
+  if (files.length === 0) return `No result files found in ${resultDir}\n`;
+  const modelWidth = Math.max('Model'.length, ...files.map((f) => f.model.length));
+  const categoryWidth = Math.max('Category'.length, ...files.map((f) => f.category.length));
+  const lines = [`Result files in ${resultDir}:`, `${'Model'.padEnd(modelWidth)}  ${'Category'.padEnd(categoryWidth)}  ${'Entries'.padStart(7)}  File`];
+  for (const f of files) {
+    lines.push(`${f.model.padEnd(modelWidth)}  ${f.category.padEnd(categoryWidth)}  ${String(f.entries).padStart(7)}  ${f.relativePath}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,109 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import { readJsonFile, readJsonLinesFile } from '../../src/data/json-file.js';
+import { toPlain } from '../../src/data/plain.js';
+import { listResultFiles } from '../../src/data/result-files.js';
+import { PY_ELLIPSIS, PySet, PyTuple, pyDict } from '../../src/py/value.js';
+import { singleTurnEntrySchema } from '../../src/spec/schemas.js';
+import { DatasetError } from '../../src/util/errors.js';
+
+const anyObject = z.looseObject({ id: z.string() });
+
+function tempFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bfcl-json-'));
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+function thrown(f: () => unknown): DatasetError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof DatasetError) return e;
+    throw e;
+  }
+  throw new Error('expected a DatasetError');
+}
+
+describe('readJsonLinesFile', () => {
+  it('parses losslessly, skips blank lines and accepts CRLF / CR line ends', () => {
+    const file = tempFile('a.json', '\uFEFF{"id": "a_0", "n": 5, "x": 5.0, "big": 12345678901234567890}\r\n\r\n  \n{"id": "a_1", "d": {"b": 1, "a": 2}}\r{"id": "a_2"}');
+    const entries = readJsonLinesFile(file, anyObject);
+    expect(entries.map((e) => e.get('id'))).toEqual(['a_0', 'a_1', 'a_2']);
+    expect(entries[0]!.get('n')).toBe(5n);
+    expect(entries[0]!.get('x')).toBe(5);
+    expect(entries[0]!.get('big')).toBe(12345678901234567890n);
+    expect([...(entries[1]!.get('d') as Map<string, unknown>).keys()]).toEqual(['b', 'a']);
+  });
+
+  it('reports invalid JSON with file, 1-based line and the id when readable', () => {
+    const file = tempFile('b.json', '{"id": "b_0"}\n\n{"id": "b_1", "x": [1, 2}\n');
+    const e = thrown(() => readJsonLinesFile(file, anyObject));
+    expect([e.file, e.line, e.entryId]).toEqual([file, 3, 'b_1']);
+    expect(e.message).toMatch(new RegExp(`${file}:3: entry b_1: invalid JSON: `));
+    expect(e.exitCode).toBe(1);
+  });
+
+  it('reports schema problems with the zod path', () => {
+    const line = JSON.stringify({ id: 'c_0', question: [[{ role: 'user', content: 'q' }]], function: [{ name: 'f', description: 3, parameters: { type: 'dict', properties: {} } }] });
+    const file = tempFile('c.json', `${line}\n`);
+    const e = thrown(() => readJsonLinesFile(file, singleTurnEntrySchema));
+    expect([e.line, e.entryId, e.path]).toEqual([1, 'c_0', ['function', 0, 'description']]);
+    expect(e.message).toContain(`${file}:1: entry c_0: at function.0.description: `);
+  });
+
+  it('rejects lines that are not objects and missing files', () => {
+    const file = tempFile('d.json', '[1, 2]\n');
+    expect(thrown(() => readJsonLinesFile(file, anyObject)).message).toBe(`${file}:1: expected a JSON object, found an array`);
+    expect(thrown(() => readJsonLinesFile(join(tmpdir(), 'no-such-bfcl.json'), anyObject)).detail).toBe('file not found');
+  });
+});
+
+describe('readJsonFile', () => {
+  it('parses and validates a whole-file document', () => {
+    const file = tempFile('fs.json', '{\n    "simple_python": ["simple_python_3"],\n    "parallel": []\n}');
+    expect(readJsonFile(file, z.record(z.string(), z.array(z.string())))).toEqual(
+      new Map([['simple_python', ['simple_python_3']], ['parallel', []]]),
+    );
+    const bad = tempFile('bad.json', '{"a": "b"}');
+    const e = thrown(() => readJsonFile(bad, z.record(z.string(), z.array(z.string()))));
+    expect([e.line, e.path]).toEqual([undefined, ['a']]);
+  });
+});
+
+describe('toPlain', () => {
+  it('converts Python values to plain JSON-like values', () => {
+    const value = pyDict([
+      ['a', 1n],
+      [2n, 2.5],
+      ['t', new PyTuple([true, null])],
+      ['s', new PySet(['x'])],
+      ['e', PY_ELLIPSIS],
+      ['l', [pyDict({ k: 'v' })]],
+    ]);
+    expect(toPlain(value)).toEqual({ a: 1, 2: 2.5, t: [true, null], s: ['x'], e: 'Ellipsis', l: [{ k: 'v' }] });
+  });
+});
+
+describe('listResultFiles', () => {
+  it('finds result files per model directory, sorted, with entry counts', () => {
+    const root = mkdtempSync(join(tmpdir(), 'bfcl-results-'));
+    mkdirSync(join(root, 'model-b', 'non_live'), { recursive: true });
+    mkdirSync(join(root, 'model-a', 'agentic', 'memory', 'kv'), { recursive: true });
+    writeFileSync(join(root, 'model-b', 'non_live', 'BFCL_v4_simple_python_result.json'), '{"id": 1}\n{"id": 2}\n\n');
+    writeFileSync(join(root, 'model-b', 'non_live', 'notes.txt'), 'x');
+    writeFileSync(join(root, 'model-a', 'agentic', 'memory', 'kv', 'BFCL_v4_memory_kv_prereq_result.json'), '{"id": 1}');
+    writeFileSync(join(root, 'stray.json'), '');
+    expect(listResultFiles(root).map((f) => [f.model, f.category, f.entries, f.relativePath])).toEqual([
+      ['model-a', 'memory_kv_prereq', 1, join('agentic', 'memory', 'kv', 'BFCL_v4_memory_kv_prereq_result.json')],
+      ['model-b', 'simple_python', 2, join('non_live', 'BFCL_v4_simple_python_result.json')],
+    ]);
+    expect(listResultFiles(join(root, 'missing'))).toEqual([]);
+  });
+});
