@@ -1,0 +1,31 @@
+/**
+ * `npm run conformance`: every parity check against ../shared/conformance, one agreement line each.
+ * Needs BFCL_DATA_DIR (the official dataset); the conformance folder is BFCL_CONFORMANCE_DIR or
+ * the `conformance` folder beside the dataset.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { BfclDataset } from '../src/data/dataset.js';
+import { buildGroundTruthTrace, compareWithReferenceTrace } from '../src/conformance/trace-check.js';
+
+const dataDir = process.env.BFCL_DATA_DIR;
+if (dataDir === undefined || !existsSync(dataDir)) {
+  console.error('conformance: set BFCL_DATA_DIR to the official BFCL dataset (e.g. ../shared/bfcl-data)');
+  process.exit(2);
+}
+const conformanceDir = resolve(process.env.BFCL_CONFORMANCE_DIR ?? join(dirname(resolve(dataDir)), 'conformance'));
+const verbose = process.argv.includes('--verbose');
+const dataset = new BfclDataset(resolve(dataDir));
+
+function traceCheck(): void {
+  const started = performance.now();
+  const ours = buildGroundTruthTrace(dataset);
+  const comparison = compareWithReferenceTrace(ours, join(conformanceDir, 'multi_turn_ground_truth_trace.jsonl'));
+  const ms = (performance.now() - started).toFixed(0);
+  console.log(`multi-turn trace: ${comparison.identical}/${comparison.total} identical (${ms} ms)`);
+  for (const m of comparison.mismatches.slice(0, verbose ? 50 : 5)) {
+    console.log(`  ${m.id} turn ${m.turn}\n    ours: ${m.ours.slice(0, 600)}\n    ref:  ${m.reference.slice(0, 600)}`);
+  }
+}
+
+traceCheck();

@@ -1,0 +1,205 @@
+import { pyBinaryOp, pyDeepCopy, pyUnaryOp, type BinaryOperator } from '../py/operators.js';
+import { PyException, PySet, PyTuple, pyTruthy, type PyDict, type PyKey, type PyValue } from '../py/value.js';
+import { createSimulatedInstance, STATELESS_CLASSES } from '../sim/registry.js';
+import type { SimContext, SimulatedApi } from '../sim/simulated-api.js';
+import { bindArguments } from './bind-arguments.js';
+import { forbiddenCallName, instanceName, prefixMethodCalls } from './call-rewrite.js';
+import type { BinaryOperator as AstBinaryOperator, CallNode, ExprNode } from './python-ast.js';
+import { parsePythonExpression } from './python-parser.js';
+import { executionErrorText, serializeResult } from './serialize-result.js';
+import { snapshotState, type StateSnapshot } from './state-snapshot.js';
+
+/** Everything that identifies one execution environment of one test entry. */
+export interface ExecutorOptions {
+  /** The reference's model name for instance naming, e.g. `gpt-4o_eval` or `x_ground_truth_eval`. */
+  readonly modelName: string;
+  readonly entryId: string;
+  readonly initialConfig: PyDict;
+  readonly involvedClasses: readonly string[];
+  /** `"long_context" in category` (or `composite`), as the reference decides it. */
+  readonly longContext: boolean;
+  readonly context: SimContext;
+}
+
+const BINARY_OPERATORS: Partial<Record<AstBinaryOperator, BinaryOperator>> = {
+  Add: '+',
+  Sub: '-',
+  Mult: '*',
+  Div: '/',
+  FloorDiv: '//',
+  Mod: '%',
+  Pow: '**',
+};
+const UNARY_OPERATORS = { USub: '-', UAdd: '+', Not: 'not', Invert: '~' } as const;
+
+type Callable = (...args: PyValue[]) => PyValue;
+
+/**
+ * Executes call strings against the simulated instances of one test entry, as the reference's
+ * `execute_multi_turn_func_call` does with one cached set of instances: state persists across
+ * calls, steps and turns. The calls are parsed, never evaluated as code, and may reach only the
+ * public methods of the involved instances.
+ */
+export class EntryExecutor {
+  private readonly instances = new Map<string, SimulatedApi>();
+  /** Reference instance name → instance, and method name → reference instance name. */
+  private readonly instanceByName = new Map<string, SimulatedApi>();
+  private readonly instanceNameByMethod = new Map<string, string>();
+
+  constructor(private readonly options: ExecutorOptions) {}
+
+  /** Create the instances on first use (the reference creates them on the first execution). */
+  private ensureInstances(): void {
+    if (this.instances.size > 0 || this.options.involvedClasses.length === 0) return;
+    const { initialConfig, involvedClasses, longContext, context, modelName, entryId } = this.options;
+    for (const className of involvedClasses) {
+      const instance = createSimulatedInstance(className, context);
+      if (!STATELESS_CLASSES.has(className)) {
+        const config = initialConfig.get(className);
+        const scenario = config instanceof Map ? pyDeepCopy(config) : new Map<PyKey, PyValue>();
+        instance._loadScenario(scenario, longContext);
+      }
+      const name = instanceName(modelName, entryId, className);
+      this.instances.set(className, instance);
+      this.instanceByName.set(name, instance);
+      // Later classes win when two share a method name, as in the reference's mapping.
+      for (const method of Object.keys(instance._signatures)) this.instanceNameByMethod.set(method, name);
+    }
+  }
+
+  /** The live instances by class name (created if needed). */
+  getInstances(): ReadonlyMap<string, SimulatedApi> {
+    this.ensureInstances();
+    return this.instances;
+  }
+
+  /** Public state of every involved instance. */
+  snapshot(): StateSnapshot {
+    return snapshotState(this.getInstances());
+  }
+
+  /** Execute call strings in order; one result string per call, errors included. */
+  execute(calls: readonly string[]): string[] {
+    this.ensureInstances();
+    return calls.map((call) => this.executeOne(call));
+  }
+
+  private executeOne(call: string): string {
+    const rewritten = prefixMethodCalls(call, this.instanceNameByMethod);
+    try {
+      const forbidden = forbiddenCallName(rewritten);
+      if (forbidden !== undefined) throw new PyException('Exception', `Function call ${forbidden} is not allowed.`);
+      const parsed = parsePythonExpression(rewritten);
+      // eval() reports syntax errors against "<string>" where ast.parse says "<unknown>".
+      if (!parsed.ok) throw new PyException('SyntaxError', parsed.error.message.replace('(<unknown>,', '(<string>,'));
+      return serializeResult(this.evaluate(parsed.node));
+    } catch (error) {
+      if (error instanceof PyException) return executionErrorText(error.message);
+      if (error instanceof RangeError) return executionErrorText('maximum recursion depth exceeded');
+      // A JS error here is a bug in a simulated class; the reference reports every exception as text.
+      return executionErrorText(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private evaluate(node: ExprNode): PyValue {
+    switch (node.type) {
+      case 'Constant':
+        return node.value;
+      case 'List':
+        return node.elts.map((e) => this.evaluate(e));
+      case 'Tuple':
+        return new PyTuple(node.elts.map((e) => this.evaluate(e)));
+      case 'Set':
+        return new PySet(node.elts.map((e) => this.hashable(this.evaluate(e))));
+      case 'Dict': {
+        const dict: PyDict = new Map();
+        node.keys.forEach((keyNode, i) => {
+          const value = this.evaluate(node.values[i]!);
+          if (keyNode === null) {
+            if (!(value instanceof Map)) throw new PyException('TypeError', `'${typeof value}' object is not a mapping`);
+            for (const [k, v] of value) dict.set(k, v);
+          } else {
+            dict.set(this.hashable(this.evaluate(keyNode)), value);
+          }
+        });
+        return dict;
+      }
+      case 'UnaryOp':
+        return pyUnaryOp(UNARY_OPERATORS[node.op], this.evaluate(node.operand), pyTruthy);
+      case 'BinOp': {
+        const op = BINARY_OPERATORS[node.op];
+        const left = this.evaluate(node.left);
+        const right = this.evaluate(node.right);
+        if (op === undefined) throw new PyException('TypeError', `unsupported operator ${node.op}`);
+        return pyBinaryOp(op, left, right);
+      }
+      case 'Name':
+        if (this.instanceByName.has(node.id)) {
+          throw new PyException('TypeError', 'a simulated API instance cannot be used as a value');
+        }
+        throw new PyException('NameError', `name '${node.id}' is not defined`);
+      case 'Call':
+        return this.call(node);
+      default:
+        // The reference would evaluate any Python; we support only the literal-and-call subset.
+        throw new PyException('SyntaxError', `unsupported expression (${node.type}) in a function call`);
+    }
+  }
+
+  private hashable(v: PyValue): PyKey {
+    if (v === null || typeof v !== 'object' || v instanceof PyTuple) return v;
+    const typeName = Array.isArray(v) ? 'list' : v instanceof Map ? 'dict' : v instanceof PySet ? 'set' : v.pyTypeName;
+    throw new PyException('TypeError', `unhashable type: '${typeName}'`);
+  }
+
+  private resolveCallee(func: ExprNode): { qualname: string; fn: Callable; params: SimulatedApi['_signatures'][string] } {
+    if (func.type === 'Name') {
+      const instance = this.instanceByName.get(func.id);
+      if (instance !== undefined) throw new PyException('TypeError', `'${instance._className}' object is not callable`);
+      throw new PyException('NameError', `name '${func.id}' is not defined`);
+    }
+    if (func.type === 'Attribute' && func.value.type === 'Name') {
+      const instance = this.instanceByName.get(func.value.id);
+      if (instance === undefined) throw new PyException('NameError', `name '${func.value.id}' is not defined`);
+      const params = instance._signatures[func.attr];
+      if (params === undefined) {
+        throw new PyException('AttributeError', `'${instance._className}' object has no attribute '${func.attr}'`);
+      }
+      const method = (instance as unknown as Record<string, Callable>)[func.attr]!;
+      return { qualname: `${instance._className}.${func.attr}`, fn: method.bind(instance), params };
+    }
+    // Calling the result of another expression is outside the subset the benchmark needs.
+    throw new PyException('TypeError', `unsupported call target (${func.type})`);
+  }
+
+  private call(node: CallNode): PyValue {
+    const callee = this.resolveCallee(node.func);
+    const positional: PyValue[] = [];
+    for (const arg of node.args) {
+      if (arg.type === 'Starred') {
+        const value = this.evaluate(arg.value);
+        if (Array.isArray(value)) positional.push(...value);
+        else if (value instanceof PyTuple) positional.push(...value.items);
+        else throw new PyException('TypeError', `argument after * must be an iterable`);
+      } else {
+        positional.push(this.evaluate(arg));
+      }
+    }
+    const keywords: [string, PyValue][] = [];
+    for (const kw of node.keywords) {
+      const value = this.evaluate(kw.value);
+      if (kw.arg !== null) {
+        keywords.push([kw.arg, value]);
+      } else if (value instanceof Map) {
+        for (const [k, v] of value) {
+          if (typeof k !== 'string') throw new PyException('TypeError', 'keywords must be strings');
+          keywords.push([k, v]);
+        }
+      } else {
+        throw new PyException('TypeError', `${callee.qualname}() argument after ** must be a mapping`);
+      }
+    }
+    const args = bindArguments(callee.qualname, callee.params, positional, keywords);
+    return callee.fn(...args);
+  }
+}
