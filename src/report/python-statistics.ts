@@ -1,0 +1,260 @@
+/**
+ * The numeric helpers of the leaderboard, reproduced bit for bit: CPython's `statistics.mean`,
+ * `statistics.variance` and `statistics.stdev` (exact rational arithmetic, one final rounding),
+ * Python's `int / int` true division, and NumPy's `percentile` (linear method) and `round`.
+ *
+ * Every double is an exact binary fraction, so the statistics are computed on BigInt rationals
+ * and only the result is rounded to a double, exactly as CPython does with `fractions.Fraction`.
+ */
+
+import { PyException } from '../py/value.js';
+
+/** A number as Python sees it: `bigint` for int, `number` for float. */
+export type PyNumber = number | bigint;
+
+/** An exact rational `num / den` with `den > 0` (not necessarily reduced). */
+interface Rational {
+  readonly num: bigint;
+  readonly den: bigint;
+}
+
+function bitLength(n: bigint): number {
+  return n === 0n ? 0 : (n < 0n ? -n : n).toString(2).length;
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
+function reduce(r: Rational): Rational {
+  const g = gcd(r.num, r.den);
+  return g <= 1n ? r : { num: r.num / g, den: r.den / g };
+}
+
+/** The exact value of a finite double or an int (`float.as_integer_ratio()`). */
+export function exactRatio(x: PyNumber): { num: bigint; den: bigint } {
+  if (typeof x === 'bigint') return { num: x, den: 1n };
+  if (!Number.isFinite(x)) throw new PyException('ValueError', `cannot convert ${x > 0 ? 'Infinity' : Number.isNaN(x) ? 'NaN' : '-Infinity'} to integer ratio`);
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const negative = bits >> 63n === 1n;
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & 0xfffffffffffffn;
+  const mantissa = biased === 0 ? fraction : fraction | 0x10000000000000n;
+  const exponent = biased === 0 ? -1074 : biased - 1075;
+  const num = negative ? -mantissa : mantissa;
+  return exponent >= 0 ? { num: num << BigInt(exponent), den: 1n } : reduce({ num, den: 1n << BigInt(-exponent) });
+}
+
+/**
+ * Python's `int / int` (true division): the exactly rounded double nearest `num / den`, ties to even.
+ * This is also `float(Fraction(num, den))`.
+ */
+export function ratioToFloat(num: bigint, den: bigint): number {
+  if (den === 0n) throw new PyException('ZeroDivisionError', 'division by zero');
+  if (den < 0n) {
+    num = -num;
+    den = -den;
+  }
+  if (num === 0n) return 0;
+  const negative = num < 0n;
+  const a = negative ? -num : num;
+  // Scale so the integer quotient has at least 55 significant bits; the rest is a sticky bit.
+  const k = 55 - (bitLength(a) - bitLength(den));
+  const scaledNum = k >= 0 ? a << BigInt(k) : a;
+  const scaledDen = k >= 0 ? den : den << BigInt(-k);
+  let q = scaledNum / scaledDen;
+  const sticky = scaledNum % scaledDen !== 0n;
+  // value = (q + sticky) * 2^-k; its leading bit has exponent `lead`.
+  const lead = bitLength(q) - 1 - k;
+  const lsbExponent = Math.max(lead - 52, -1074);
+  const drop = BigInt(lsbExponent + k);
+  const remainder = q & ((1n << drop) - 1n);
+  q >>= drop;
+  const half = 1n << (drop - 1n);
+  if (remainder > half || (remainder === half && (sticky || (q & 1n) === 1n))) q += 1n;
+  const magnitude = scaleByPowerOfTwo(Number(q), lsbExponent);
+  if (magnitude === Infinity) throw new PyException('OverflowError', 'integer division result too large for a float');
+  return negative ? -magnitude : magnitude;
+}
+
+/** `x * 2^e` without intermediate overflow or underflow (x is an integer ≤ 2^53). */
+function scaleByPowerOfTwo(x: number, e: number): number {
+  let result = x;
+  let remaining = e;
+  while (remaining > 1000) {
+    result *= 2 ** 1000;
+    remaining -= 1000;
+  }
+  while (remaining < -1000) {
+    // Two steps keep the intermediate product exact: x ≤ 2^53, so x * 2^-1000 is still normal.
+    result *= 2 ** -1000;
+    remaining += 1000;
+  }
+  return result * 2 ** remaining;
+}
+
+/** Sum of exact values, by the shared denominator (a power of two for doubles). */
+function exactSum(values: readonly PyNumber[]): Rational {
+  let num = 0n;
+  let den = 1n;
+  for (const v of values) {
+    const r = exactRatio(v);
+    if (r.den === den) num += r.num;
+    else if (r.den > den && r.den % den === 0n) {
+      num = num * (r.den / den) + r.num;
+      den = r.den;
+    } else if (den % r.den === 0n) num += r.num * (den / r.den);
+    else {
+      num = num * r.den + r.num * den;
+      den *= r.den;
+    }
+  }
+  return reduce({ num, den });
+}
+
+/**
+ * The result type CPython's statistics module converts to: int only when every input is an int
+ * and the exact result is an integer (`statistics._convert`), otherwise float.
+ */
+function convert(r: Rational, allInts: boolean): PyNumber {
+  const reduced = reduce(r);
+  if (allInts && reduced.den === 1n) return reduced.num;
+  return ratioToFloat(reduced.num, reduced.den);
+}
+
+const isAllInts = (values: readonly PyNumber[]): boolean => values.every((v) => typeof v === 'bigint');
+
+/**
+ * `statistics.mean(values)`: the exact mean rounded once. An all-int input with an integral mean
+ * gives an int, as in CPython.
+ */
+export function pyStatisticsMean(values: readonly PyNumber[]): PyNumber {
+  if (values.length < 1) throw new PyException('StatisticsError', 'mean requires at least one data point');
+  const total = exactSum(values);
+  return convert({ num: total.num, den: total.den * BigInt(values.length) }, isAllInts(values));
+}
+
+/** Exact sample sum of squared deviations divided by n-1 (`ss / (n - 1)` of `statistics._ss`). */
+function exactSampleVariance(values: readonly PyNumber[], fn: string): Rational {
+  const n = values.length;
+  if (n < 2) throw new PyException('StatisticsError', `${fn} requires at least two data points`);
+  // Σ(x - mean)² = (n·Σx² - (Σx)²) / n, all exact.
+  const ratios = values.map(exactRatio);
+  let commonDen = 1n;
+  for (const r of ratios) if (r.den > commonDen) commonDen = r.den; // powers of two (or 1): the largest divides by all
+  const allPowersOfTwo = ratios.every((r) => commonDen % r.den === 0n);
+  if (!allPowersOfTwo) throw new PyException('TypeError', 'unexpected denominators'); // cannot happen for ints and doubles
+  let sx = 0n;
+  let sxx = 0n;
+  for (const r of ratios) {
+    const scaled = r.num * (commonDen / r.den); // x = scaled / commonDen
+    sx += scaled;
+    sxx += scaled * scaled;
+  }
+  const count = BigInt(n);
+  // ss = (count·sxx - sx²) / (count · commonDen²); variance = ss / (n - 1)
+  return reduce({ num: count * sxx - sx * sx, den: count * commonDen * commonDen * (count - 1n) });
+}
+
+/** `statistics.variance(values)` (sample variance): exact, rounded once; int for all-int input with an integral result. */
+export function pyStatisticsVariance(values: readonly PyNumber[]): PyNumber {
+  return convert(exactSampleVariance(values, 'variance'), isAllInts(values));
+}
+
+/**
+ * `statistics.stdev(values)` (sample standard deviation): the correctly rounded square root of
+ * the exact sample variance, always a float (CPython 3.11+ `_float_sqrt_of_frac`).
+ */
+export function pyStatisticsStdev(values: readonly PyNumber[]): number {
+  const variance = exactSampleVariance(values, 'stdev');
+  return floatSqrtOfFraction(variance.num, variance.den);
+}
+
+/** floor(sqrt(n)) for n ≥ 0 (`math.isqrt`). */
+export function integerSqrt(n: bigint): bigint {
+  if (n < 0n) throw new PyException('ValueError', 'isqrt() argument must be nonnegative');
+  if (n < 2n) return n;
+  // Newton's iteration from an over-estimate converges monotonically down to the floor.
+  let x = 1n << BigInt(Math.ceil(bitLength(n) / 2));
+  for (;;) {
+    const y = (x + n / x) >> 1n;
+    if (y >= x) return x;
+    x = y;
+  }
+}
+
+/** sqrt(n/m) rounded to an integer with round-to-odd (the low bit records inexactness). */
+function integerSqrtOfFractionRoundToOdd(n: bigint, m: bigint): bigint {
+  const a = integerSqrt(n / m);
+  return a * a * m !== n ? a | 1n : a;
+}
+
+// Twice the double precision plus 3 guard bits: enough for the round-to-odd trick to give a correctly rounded result.
+const SQRT_BIT_WIDTH = 2 * 53 + 3;
+
+/** The correctly rounded double nearest sqrt(n/m) (CPython's `statistics._float_sqrt_of_frac`). */
+export function floatSqrtOfFraction(n: bigint, m: bigint): number {
+  // Python's `//` floors; bit-length differences can be negative.
+  const q = Math.floor((bitLength(n) - bitLength(m) - SQRT_BIT_WIDTH) / 2);
+  if (q >= 0) {
+    const numerator = integerSqrtOfFractionRoundToOdd(n, m << BigInt(2 * q)) << BigInt(q);
+    return ratioToFloat(numerator, 1n);
+  }
+  const numerator = integerSqrtOfFractionRoundToOdd(n << BigInt(-2 * q), m);
+  return ratioToFloat(numerator, 1n << BigInt(-q));
+}
+
+/**
+ * `numpy.percentile(values, q)` with the default linear method, for a 1-D list and a Python scalar q.
+ * Ints are converted to float64 as NumPy does when building the array.
+ */
+export function numpyPercentile(values: readonly PyNumber[], q: number): number {
+  if (values.length === 0) throw new PyException('IndexError', 'index -1 is out of bounds for axis 0 with size 0');
+  const sorted = values.map(Number).sort((a, b) => a - b);
+  const n = sorted.length;
+  const quantile = q / 100;
+  const virtualIndex = (n - 1) * quantile;
+  // Past the last index both neighbours are the last element; the weight no longer matters.
+  let previousIndex = Math.floor(virtualIndex);
+  let nextIndex = previousIndex + 1;
+  if (virtualIndex >= n - 1) {
+    previousIndex = -1;
+    nextIndex = -1;
+  }
+  const at = (i: number): number => sorted[i < 0 ? n + i : i]!;
+  const gamma = virtualIndex - previousIndex;
+  return numpyLerp(at(previousIndex), at(nextIndex), gamma);
+}
+
+/** NumPy's `_lerp`: interpolates from the nearer end, so t = 1 returns b exactly. */
+function numpyLerp(a: number, b: number, t: number): number {
+  const diff = b - a;
+  return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+/** Round half to even to an integer-valued double (`numpy.rint`). */
+function rint(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  const floor = Math.floor(x);
+  const diff = x - floor;
+  const rounded = diff > 0.5 || (diff === 0.5 && floor % 2 !== 0) ? floor + 1 : floor;
+  return rounded === 0 && x < 0 ? -0 : rounded; // rint keeps the sign of a negative input
+}
+
+/**
+ * `round(numpy.float64(x), decimals)`: NumPy scales, rounds half to even and scales back in
+ * floating point, so it can differ from Python's `round` (2.675 → 2.68 here, 2.67 in Python).
+ */
+export function numpyRound(x: number, decimals: number): number {
+  if (decimals >= 0) {
+    const factor = 10 ** decimals;
+    return rint(x * factor) / factor;
+  }
+  const factor = 10 ** -decimals;
+  return rint(x / factor) * factor;
+}

@@ -1,0 +1,117 @@
+import { describe, expect, test } from 'vitest';
+
+import { pyRound } from '../../src/py/builtins.js';
+import { floatRepr } from '../../src/py/repr.js';
+import { PyException } from '../../src/py/value.js';
+import {
+  exactRatio,
+  floatSqrtOfFraction,
+  integerSqrt,
+  numpyPercentile,
+  numpyRound,
+  pyStatisticsMean,
+  pyStatisticsStdev,
+  pyStatisticsVariance,
+  ratioToFloat,
+  type PyNumber,
+} from '../../src/report/python-statistics.js';
+
+/** Python repr of an int or float result. */
+const repr = (v: PyNumber): string => (typeof v === 'bigint' ? v.toString() : floatRepr(v));
+
+// Expected values printed by CPython 3.11 (statistics is exact, so 3.12 agrees) and NumPy 2.4.
+const CASES: readonly {
+  values: PyNumber[];
+  mean: string;
+  stdev?: string;
+  variance?: string;
+  p95: string;
+  p95Rounded: string;
+}[] = [
+  {
+    values: [0.5220794677734375, 0.3969593048095703, 0.8430464267730713],
+    mean: '0.587361733118693',
+    stdev: '0.23009728534225715',
+    variance: '0.052944760721876115',
+    p95: '0.8109497308731078',
+    p95Rounded: '0.81',
+  },
+  { values: [1n, 2n, 3n, 4n], mean: '2.5', stdev: '1.2909944487358056', variance: '1.6666666666666667', p95: '3.8499999999999996', p95Rounded: '3.85' },
+  { values: [1n, 2n, 3n, 4n, 4n], mean: '2.8', stdev: '1.3038404810405297', variance: '1.7', p95: '4.0', p95Rounded: '4.0' },
+  { values: [1.5, 2.5, 2.5, 2.75, 3.25, 4.75], mean: '2.875', stdev: '1.0810874155219827', variance: '1.16875', p95: '4.375', p95Rounded: '4.38' },
+  { values: [2n, 3.5, 7n], mean: '4.166666666666667', stdev: '2.565800719723442', variance: '6.583333333333333', p95: '6.6499999999999995', p95Rounded: '6.65' },
+  { values: [0.1, 0.2, 0.3], mean: '0.2', stdev: '0.09999999999999999', variance: '0.009999999999999998', p95: '0.29', p95Rounded: '0.29' },
+  { values: [5.0], mean: '5.0', p95: '5.0', p95Rounded: '5.0' },
+  { values: [1e-300, 3e-300], mean: '2e-300', stdev: '1.4142135623730952e-300', variance: '0.0', p95: '2.9000000000000003e-300', p95Rounded: '0.0' },
+  // All ints with an integral result: mean and variance stay ints, stdev is a float.
+  { values: [3n, 3n], mean: '3', stdev: '0.0', variance: '0', p95: '3.0', p95Rounded: '3.0' },
+];
+
+describe('statistics.mean / variance / stdev and numpy.percentile', () => {
+  for (const c of CASES) {
+    test(`[${c.values.map(repr).join(', ')}]`, () => {
+      expect(repr(pyStatisticsMean(c.values))).toBe(c.mean);
+      if (c.stdev !== undefined) expect(floatRepr(pyStatisticsStdev(c.values))).toBe(c.stdev);
+      if (c.variance !== undefined) expect(repr(pyStatisticsVariance(c.values))).toBe(c.variance);
+      expect(floatRepr(numpyPercentile(c.values, 95))).toBe(c.p95);
+      expect(floatRepr(numpyRound(numpyPercentile(c.values, 95), 2))).toBe(c.p95Rounded);
+    });
+  }
+
+  test('the 95th percentile of 1..21 is exactly the 20th value', () => {
+    expect(numpyPercentile(Array.from({ length: 21 }, (_, i) => BigInt(i + 1)), 95)).toBe(20);
+  });
+
+  test('empty or too short inputs raise StatisticsError as CPython does', () => {
+    expect(() => pyStatisticsMean([])).toThrow(new PyException('StatisticsError', 'mean requires at least one data point'));
+    expect(() => pyStatisticsStdev([1.0])).toThrow('stdev requires at least two data points');
+    expect(() => pyStatisticsVariance([1.0])).toThrow('variance requires at least two data points');
+  });
+});
+
+describe('numpyRound', () => {
+  test('rounds the scaled double half to even, unlike Python round', () => {
+    expect(numpyRound(2.675, 2)).toBe(2.68);
+    expect(pyRound(2.675, 2)).toBe(2.67);
+    expect(numpyRound(1.005, 2)).toBe(1.0);
+    expect(numpyRound(0.125, 2)).toBe(0.12);
+    expect(Object.is(numpyRound(-0.001, 2), -0)).toBe(true);
+    expect(numpyRound(-2.5, 0)).toBe(-2);
+    expect(numpyRound(1250, -2)).toBe(1200);
+  });
+});
+
+describe('exact arithmetic helpers', () => {
+  test('exactRatio gives the binary value of a double', () => {
+    expect(exactRatio(0.1)).toEqual({ num: 3602879701896397n, den: 36028797018963968n });
+    expect(exactRatio(-2.5)).toEqual({ num: -5n, den: 2n });
+    expect(exactRatio(2 ** 60)).toEqual({ num: 2n ** 60n, den: 1n });
+    expect(exactRatio(7n)).toEqual({ num: 7n, den: 1n });
+  });
+
+  test('ratioToFloat is Python int / int', () => {
+    expect(ratioToFloat(1n, 3n)).toBe(1 / 3);
+    expect(ratioToFloat(2n ** 53n + 1n, 1n)).toBe(9007199254740992); // tie → even
+    expect(ratioToFloat(2n ** 54n + 6n, 1n)).toBe(18014398509481992); // tie → even, upwards
+    expect(ratioToFloat(10n ** 400n, 10n ** 380n)).toBe(1e20);
+    expect(ratioToFloat(-7n, 3600n)).toBe(-7 / 3600);
+    expect(ratioToFloat(1n, 2n ** 1074n)).toBe(5e-324);
+    expect(ratioToFloat(1n, 2n ** 1075n)).toBe(0); // exactly half the smallest subnormal: ties to even (0)
+    expect(ratioToFloat(3n, 2n ** 1076n)).toBe(5e-324);
+    expect(() => ratioToFloat(2n ** 1024n - 2n ** 970n, 1n)).toThrow('integer division result too large for a float');
+    expect(() => ratioToFloat(1n, 0n)).toThrow('division by zero');
+  });
+
+  test('integerSqrt is math.isqrt', () => {
+    expect(integerSqrt(0n)).toBe(0n);
+    expect(integerSqrt(15n)).toBe(3n);
+    expect(integerSqrt(16n)).toBe(4n);
+    expect(integerSqrt(10n ** 40n + 1n)).toBe(10n ** 20n);
+  });
+
+  test('floatSqrtOfFraction is correctly rounded', () => {
+    expect(floatSqrtOfFraction(2n, 1n)).toBe(Math.SQRT2);
+    expect(floatSqrtOfFraction(1n, 4n)).toBe(0.5);
+    expect(floatSqrtOfFraction(10n ** 200n, 1n)).toBe(1e100);
+  });
+});
