@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BfclDataset } from '../src/data/dataset.js';
+import { compareScoreFiles, conformanceModelSettings } from '../src/conformance/score-check.js';
 import { buildGroundTruthTrace, compareWithReferenceTrace } from '../src/conformance/trace-check.js';
 
 const dataDir = process.env.BFCL_DATA_DIR;
@@ -29,3 +30,25 @@ function traceCheck(): void {
 }
 
 traceCheck();
+
+function scoreCheck(run: string, label: string): void {
+  const started = performance.now();
+  const comparisons = compareScoreFiles(join(conformanceDir, run), dataset, conformanceModelSettings);
+  const ms = (performance.now() - started).toFixed(0);
+  let lines = 0;
+  let identicalLines = 0;
+  for (const c of comparisons) {
+    const prefix = run === 'synthetic' ? `${label} ${c.model} ${c.category}` : `${label} ${c.category}`;
+    const header = c.headerIdentical ? '' : ' (header differs)';
+    console.log(`${prefix}: ${c.sameVerdict}/${c.total} verdicts identical${header}`);
+    for (const [id, ours, reference] of c.differences.slice(0, verbose ? 10 : 3)) {
+      console.log(`    ${id}: ours ${ours}, reference ${reference}`);
+    }
+    lines += c.lines;
+    identicalLines += c.identicalLines;
+  }
+  console.log(`${label} score lines: ${identicalLines}/${lines} byte-identical (${ms} ms)`);
+}
+
+scoreCheck('real-run', 'real run');
+scoreCheck('synthetic', 'synthetic');
