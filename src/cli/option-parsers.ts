@@ -107,6 +107,7 @@ export interface EvaluateFlags {
   scoreDir?: string;
   partialEval?: boolean;
   dataDir?: string;
+  decoder?: 'fc' | 'prompting';
 }
 
 /** Validated `EvaluateOptions` from the parsed flags. */
@@ -120,6 +121,7 @@ export function toEvaluateOptions(flags: EvaluateFlags, io: CliIo): EvaluateOpti
     resultDir: resolve(projectRoot, flags.resultDir ?? 'result'),
     scoreDir: resolve(projectRoot, flags.scoreDir ?? 'score'),
     partialEval: flags.partialEval ?? false,
+    decoder: flags.decoder,
     dataDir: dataDirOf(flags.dataDir, io),
     projectRoot,
   };

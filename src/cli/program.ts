@@ -98,6 +98,9 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
     .option('--result-dir <dir>', 'Result directory, relative to the project root (default: result).')
     .option('--score-dir <dir>', 'Score directory, relative to the project root (default: score).')
     .option('--partial-eval', 'Evaluate only the entries present in the result files, without failing on missing ids.')
+    .addOption(
+      new Option('--decoder <mode>', 'Decode results as function-calling or prompting output (default: from the model registry, else guessed from the results).').choices(['fc', 'prompting']),
+    )
     .addOption(dataDirOption())
     .action(async (flags: EvaluateFlags) => {
       outcome.exitCode = await runners.runEvaluate(toEvaluateOptions(flags, io), io);

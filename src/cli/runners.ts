@@ -5,6 +5,7 @@
  */
 
 import type { EvaluateOptions, GenerateOptions } from '../spec/options.js';
+import { runEvaluateCommand } from './evaluate-command.js';
 import type { CliIo } from './io.js';
 
 /** Runs a command with validated options; resolves to the process exit code. */
@@ -23,11 +24,7 @@ export const runGenerate: CommandRunner<GenerateOptions> = async (options, io) =
   return 1;
 };
 
-/** Placeholder for `bfcl evaluate`. */
-export const runEvaluate: CommandRunner<EvaluateOptions> = async (options, io) => {
-  const models = options.models?.join(', ') ?? 'all models';
-  io.stderr(`bfcl evaluate: not implemented yet (would evaluate ${models} on ${options.testCategories.length} categories).\n`);
-  return 1;
-};
+/** `bfcl evaluate`. */
+export const runEvaluate: CommandRunner<EvaluateOptions> = (options, io) => runEvaluateCommand(options, io);
 
 export const DEFAULT_RUNNERS: CliRunners = { runGenerate, runEvaluate };

@@ -43,6 +43,11 @@ export interface EvaluateOptions {
   readonly scoreDir: string;
   /** Evaluate only the entries present in the result files (`--partial-eval`). */
   readonly partialEval: boolean;
+  /**
+   * How to decode results (`--decoder fc|prompting`); undefined: the registry's handler, or for an
+   * unknown model a guess from the shape of its results.
+   */
+  readonly decoder: 'fc' | 'prompting' | undefined;
   /** Dataset directory (`--data-dir` / `BFCL_DATA_DIR`, else the package's `data/`). */
   readonly dataDir: string;
   /** Base of relative paths (`BFCL_PROJECT_ROOT`, else the cwd). */
