@@ -5,7 +5,7 @@ import type { SimContext, SimulatedApi } from '../sim/simulated-api.js';
 import { bindArguments } from './bind-arguments.js';
 import { forbiddenCallName, instanceName, prefixMethodCalls } from './call-rewrite.js';
 import type { BinaryOperator as AstBinaryOperator, CallNode, ExprNode } from './python-ast.js';
-import { parsePythonExpression } from './python-parser.js';
+import { parsePythonEval } from './python-parser.js';
 import { executionErrorText, serializeResult } from './serialize-result.js';
 import { snapshotState, type StateSnapshot } from './state-snapshot.js';
 
@@ -89,9 +89,9 @@ export class EntryExecutor {
     try {
       const forbidden = forbiddenCallName(rewritten);
       if (forbidden !== undefined) throw new PyException('Exception', `Function call ${forbidden} is not allowed.`);
-      const parsed = parsePythonExpression(rewritten);
-      // eval() reports syntax errors against "<string>" where ast.parse says "<unknown>".
-      if (!parsed.ok) throw new PyException('SyntaxError', parsed.error.message.replace('(<unknown>,', '(<string>,'));
+      // The reference eval()s the rewritten text: eval's syntax rules and its "<string>" file name.
+      const parsed = parsePythonEval(rewritten);
+      if (!parsed.ok) throw new PyException(parsed.error.pyType, parsed.error.format('<string>'));
       return serializeResult(this.evaluate(parsed.node));
     } catch (error) {
       if (error instanceof PyException) return executionErrorText(error.message);
