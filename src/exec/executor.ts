@@ -5,7 +5,7 @@ import type { SimContext, SimulatedApi } from '../sim/simulated-api.js';
 import { bindArguments } from './bind-arguments.js';
 import { forbiddenCallName, instanceName, prefixMethodCalls } from './call-rewrite.js';
 import type { BinaryOperator as AstBinaryOperator, CallNode, ExprNode } from './python-ast.js';
-import { parsePythonEval } from './python-parser.js';
+import { parsePythonEval, type ParseResult } from './python-parser.js';
 import { executionErrorText, serializeResult } from './serialize-result.js';
 import { snapshotState, type StateSnapshot } from './state-snapshot.js';
 
@@ -33,6 +33,56 @@ const BINARY_OPERATORS: Partial<Record<AstBinaryOperator, BinaryOperator>> = {
 const UNARY_OPERATORS = { USub: '-', UAdd: '+', Not: 'not', Invert: '~' } as const;
 
 type Callable = (...args: PyValue[]) => PyValue;
+
+/** A parsed call string and what the reference's textual rewrite would change in its string literals. */
+interface ParsedCall {
+  readonly parsed: ParseResult;
+  /** Identifiers followed by `(` inside string literals (rewritten when they are method names). */
+  readonly namesCalledInStrings: readonly string[];
+  /** A string literal holds `name (`: the rewrite drops that space whatever the name. */
+  readonly stringsLoseSpaces: boolean;
+}
+
+const CALL_NAME_IN_TEXT = /\b([a-zA-Z_]\w*)\s*(?=\()/g;
+const PARSE_CACHE_LIMIT = 50_000;
+/** Ground-truth calls repeat across models and runs; parse each text once per process. */
+const parseCache = new Map<string, ParsedCall>();
+
+function stringConstants(node: unknown, out: string[]): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const child of node) stringConstants(child, out);
+    return;
+  }
+  const record = node as Record<string, unknown>;
+  if (record.type === 'Constant') {
+    if (typeof record.value === 'string') out.push(record.value);
+    return;
+  }
+  for (const key in record) if (key !== 'type') stringConstants(record[key], out);
+}
+
+function parseCall(text: string): ParsedCall {
+  let cached = parseCache.get(text);
+  if (cached !== undefined) return cached;
+  const parsed = parsePythonEval(text);
+  const names: string[] = [];
+  let stringsLoseSpaces = false;
+  if (parsed.ok) {
+    const strings: string[] = [];
+    stringConstants(parsed.node, strings);
+    for (const s of strings) {
+      for (const m of s.matchAll(CALL_NAME_IN_TEXT)) {
+        names.push(m[1]!);
+        if (m[0] !== m[1]) stringsLoseSpaces = true;
+      }
+    }
+  }
+  cached = { parsed, namesCalledInStrings: names, stringsLoseSpaces };
+  if (parseCache.size >= PARSE_CACHE_LIMIT) parseCache.clear();
+  parseCache.set(text, cached);
+  return cached;
+}
 
 /**
  * Executes call strings against the simulated instances of one test entry, as the reference's
@@ -84,15 +134,28 @@ export class EntryExecutor {
     return calls.map((call) => this.executeOne(call));
   }
 
+  /**
+   * The reference prefixes method names with instance names in the text and eval()s it. We parse
+   * the original text (cached) and resolve method names when calling; only when a string literal
+   * contains a method call pattern — which the reference's rewrite edits too — is the rewritten
+   * text parsed instead, so that the literal carries the same edited content.
+   */
+  private parseForExecution(call: string, rewritten: string): ExprNode {
+    const original = parseCall(call);
+    const rewritesStrings =
+      original.stringsLoseSpaces || original.namesCalledInStrings.some((name) => this.instanceNameByMethod.has(name));
+    const { parsed } = rewritesStrings || !original.parsed.ok ? parseCall(rewritten) : original;
+    // eval()'s syntax rules and its "<string>" file name.
+    if (!parsed.ok) throw new PyException(parsed.error.pyType, parsed.error.format('<string>'));
+    return parsed.node;
+  }
+
   private executeOne(call: string): string {
     const rewritten = prefixMethodCalls(call, this.instanceNameByMethod);
     try {
       const forbidden = forbiddenCallName(rewritten);
       if (forbidden !== undefined) throw new PyException('Exception', `Function call ${forbidden} is not allowed.`);
-      // The reference eval()s the rewritten text: eval's syntax rules and its "<string>" file name.
-      const parsed = parsePythonEval(rewritten);
-      if (!parsed.ok) throw new PyException(parsed.error.pyType, parsed.error.format('<string>'));
-      return serializeResult(this.evaluate(parsed.node));
+      return serializeResult(this.evaluate(this.parseForExecution(call, rewritten)));
     } catch (error) {
       if (error instanceof PyException) return executionErrorText(error.message);
       if (error instanceof RangeError) return executionErrorText('maximum recursion depth exceeded');
@@ -154,6 +217,11 @@ export class EntryExecutor {
 
   private resolveCallee(func: ExprNode): { qualname: string; fn: Callable; params: SimulatedApi['_signatures'][string] } {
     if (func.type === 'Name') {
+      // A method name as written by the model or ground truth: the reference's rewrite prefixed it.
+      const owner = this.instanceNameByMethod.get(func.id);
+      if (owner !== undefined) {
+        return this.resolveCallee({ ...func, type: 'Attribute', value: { ...func, type: 'Name', id: owner }, attr: func.id });
+      }
       const instance = this.instanceByName.get(func.id);
       if (instance !== undefined) throw new PyException('TypeError', `'${instance._className}' object is not callable`);
       throw new PyException('NameError', `name '${func.id}' is not defined`);

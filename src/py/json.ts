@@ -121,7 +121,7 @@ export class JsonDecodeError extends PyException {
   }
 }
 
-const WS = new Set([' ', '\t', '\n', '\r']);
+const PLAIN_STRING = /^[^\\\x00-\x1f]*$/;
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 
 /**
@@ -132,7 +132,11 @@ export function parseJsonLossless(text: string): PyValue {
   let i = 0;
   const n = text.length;
   const skipWs = (): void => {
-    while (i < n && WS.has(text[i]!)) i++;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else return;
+    }
   };
   const fail = (reason: string, pos = i): never => {
     throw new JsonDecodeError(reason, text, pos);
@@ -141,6 +145,14 @@ export function parseJsonLossless(text: string): PyValue {
   const parseString = (): string => {
     const start = i; // at the opening quote
     i++;
+    const close = text.indexOf('"', i);
+    if (close !== -1) {
+      const candidate = text.slice(i, close);
+      if (PLAIN_STRING.test(candidate)) {
+        i = close + 1;
+        return candidate;
+      }
+    }
     let out = '';
     let chunkStart = i;
     for (;;) {
@@ -256,6 +268,7 @@ export function makeJsonSerializable(v: PyValue): PyValue {
     return out;
   }
   if (Array.isArray(v)) return v.map(makeJsonSerializable);
+  if (v === null || typeof v !== 'object') return v; // scalars are always serialisable
   try {
     jsonDumps(v, { ensureAscii: false });
     return v;

@@ -1,6 +1,8 @@
 import { PyException } from './value.js';
 
 const N = 624;
+/** Initial MT state per seed (the state right after seeding). */
+const SEEDED_STATES = new Map<bigint, Uint32Array>();
 const M = 397;
 const MATRIX_A = 0x9908b0df;
 const UPPER_MASK = 0x80000000;
@@ -16,7 +18,20 @@ export class PyRandom {
   private mti = N + 1;
 
   constructor(seed: bigint | number) {
-    let n = typeof seed === 'bigint' ? seed : BigInt(Math.trunc(seed));
+    // Seeding runs init_by_array over 624 words; the simulated APIs seed many instances with the same few seeds.
+    const cacheKey = typeof seed === 'bigint' ? seed : BigInt(Math.trunc(seed));
+    const seeded = SEEDED_STATES.get(cacheKey);
+    if (seeded !== undefined) {
+      this.mt.set(seeded);
+      this.mti = N;
+      return;
+    }
+    this.seed(cacheKey);
+    if (SEEDED_STATES.size < 64) SEEDED_STATES.set(cacheKey, this.mt.slice());
+  }
+
+  private seed(seed: bigint): void {
+    let n = seed;
     if (n < 0n) n = -n;
     const key: number[] = [];
     while (n > 0n) {

@@ -9,6 +9,12 @@ export function floatRepr(x: number): string {
   if (Number.isNaN(x)) return 'nan';
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const abs = Math.abs(x);
+  if (abs >= 1e-4 && abs < 1e16) {
+    // Both languages print shortest round-trip digits in fixed notation here; Python adds ".0".
+    const text = String(x);
+    return Number.isInteger(x) ? text + '.0' : text;
+  }
   const [mantissa, expText] = x.toExponential().split('e') as [string, string];
   const exp = Number(expText);
   const negative = mantissa.startsWith('-');

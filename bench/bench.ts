@@ -1,0 +1,109 @@
+/**
+ * `npm run bench`: speed and memory figures (never assertions). Each scenario runs in a fresh
+ * child process, several times; we print the median wall time, entries/second and peak RSS.
+ * Needs BFCL_DATA_DIR (the official dataset); the conformance runs are read from the
+ * `conformance` folder beside it (or BFCL_CONFORMANCE_DIR).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BfclDataset } from '../src/data/dataset.js';
+import { runEvaluation } from '../src/evaluate/run-evaluate.js';
+import { conformanceModelSettings } from '../src/conformance/score-check.js';
+import { buildGroundTruthTrace } from '../src/conformance/trace-check.js';
+import { ALL_CATEGORIES } from '../src/spec/categories.js';
+
+interface ScenarioResult {
+  readonly entries: number;
+  readonly ms: number;
+}
+
+const dataDir = process.env.BFCL_DATA_DIR;
+const conformanceDir = () => resolve(process.env.BFCL_CONFORMANCE_DIR ?? join(dirname(resolve(dataDir!)), 'conformance'));
+
+/** The work measured by each scenario, run inside a child process. */
+const SCENARIOS: Record<string, { label: string; run: () => ScenarioResult }> = {
+  'multi-turn-ground-truth': {
+    label: 'execute all 800 official multi-turn ground truths (instances, calls, snapshots)',
+    run: () => {
+      const dataset = new BfclDataset(resolve(dataDir!));
+      const started = performance.now();
+      const lines = buildGroundTruthTrace(dataset);
+      return { entries: lines.size, ms: performance.now() - started };
+    },
+  },
+  'evaluate-real-run': {
+    label: 'evaluate the real gpt-oss-20b run (16 categories, load + check + score files)',
+    run: () => evaluateRun(join(conformanceDir(), 'real-run', 'result')),
+  },
+  'evaluate-synthetic': {
+    label: 'evaluate the two synthetic runs (17 categories each, incl. long_context)',
+    run: () => evaluateRun(join(conformanceDir(), 'synthetic', 'result')),
+  },
+};
+
+function evaluateRun(resultDir: string): ScenarioResult {
+  const scoreDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-'));
+  try {
+    const started = performance.now();
+    const dataset = new BfclDataset(resolve(dataDir!));
+    const summary = runEvaluation({
+      resultDir,
+      scoreDir,
+      dataset,
+      categories: ALL_CATEGORIES,
+      partial: false,
+      resolveSettings: conformanceModelSettings,
+    });
+    const entries = summary.evaluated.reduce((n, e) => n + e.evaluation.total, 0);
+    return { entries, ms: performance.now() - started };
+  } finally {
+    rmSync(scoreDir, { recursive: true, force: true });
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function runChild(name: string): ScenarioResult & { rssMb: number; wallMs: number; cpuMs: number } {
+  const self = fileURLToPath(import.meta.url);
+  const started = performance.now();
+  const out = execFileSync(process.execPath, [self, '--scenario', name], { encoding: 'utf8', env: process.env });
+  const wallMs = performance.now() - started;
+  return { ...(JSON.parse(out) as ScenarioResult & { rssMb: number; cpuMs: number }), wallMs };
+}
+
+const scenarioFlag = process.argv.indexOf('--scenario');
+if (scenarioFlag !== -1) {
+  const name = process.argv[scenarioFlag + 1]!;
+  const cpuBefore = process.cpuUsage();
+  const result = SCENARIOS[name]!.run();
+  const cpu = process.cpuUsage(cpuBefore);
+  const rssMb = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify({ ...result, cpuMs: (cpu.user + cpu.system) / 1000, rssMb }));
+} else {
+  if (dataDir === undefined || !existsSync(dataDir)) {
+    console.error('bench: set BFCL_DATA_DIR to the official BFCL dataset (e.g. ../shared/bfcl-data)');
+    process.exit(2);
+  }
+  const repeats = Number(process.env.BENCH_REPEATS ?? 5);
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  for (const [name, scenario] of Object.entries(SCENARIOS)) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    const runs = Array.from({ length: repeats }, () => runChild(name));
+    const ms = median(runs.map((r) => r.ms));
+    const wall = median(runs.map((r) => r.wallMs));
+    const rss = Math.max(...runs.map((r) => r.rssMb));
+    const cpu = median(runs.map((r) => r.cpuMs));
+    const entries = runs[0]!.entries;
+    console.log(
+      `${name}: ${entries} entries in ${ms.toFixed(0)} ms median of ${repeats} ` +
+        `(${((entries / ms) * 1000).toFixed(0)} entries/s; CPU ${cpu.toFixed(0)} ms; process wall ${wall.toFixed(0)} ms incl. start-up; peak RSS ${rss.toFixed(0)} MB) — ${scenario.label}`,
+    );
+  }
+}
