@@ -236,8 +236,10 @@ export class EntryExecutor {
       const method = (instance as unknown as Record<string, Callable>)[func.attr]!;
       return { qualname: `${instance._className}.${func.attr}`, fn: method.bind(instance), params };
     }
-    // Calling the result of another expression is outside the subset the benchmark needs.
-    throw new PyException('TypeError', `unsupported call target (${func.type})`);
+    // Python evaluates the callee first, so its own errors (an unknown name...) come out first.
+    if (func.type === 'Attribute') this.evaluate(func.value);
+    // Methods of values (e.g. str.upper) are outside the subset the benchmark needs.
+    throw new PyException('TypeError', `calling ${func.type === 'Attribute' ? `'.${func.attr}()'` : 'this expression'} is not supported`);
   }
 
   private call(node: CallNode): PyValue {
