@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { jsonDumps, makeJsonSerializable } from '../py/json.js';
+import { jsonDumps } from '../py/json.js';
 import type { PyDict } from '../py/value.js';
 import { getDirectoryStructureByCategory, getFileNameByCategory } from '../spec/categories.js';
 
@@ -11,7 +11,7 @@ export function scoreFilePath(scoreDir: string, modelDir: string, category: stri
 
 /** One score-file line as the reference writes it: `json.dumps(make_json_serializable(x), ensure_ascii=False)`. */
 export function scoreLine(entry: PyDict): string {
-  return jsonDumps(makeJsonSerializable(entry), { ensureAscii: false });
+  return jsonDumps(entry, { ensureAscii: false, strFallback: true });
 }
 
 /** Write the header line and one line per failed entry. */

@@ -34,6 +34,12 @@ const UNARY_OPERATORS = { USub: '-', UAdd: '+', Not: 'not', Invert: '~' } as con
 
 type Callable = (...args: PyValue[]) => PyValue;
 
+interface ResolvedCallee {
+  readonly qualname: string;
+  readonly fn: Callable;
+  readonly params: SimulatedApi['_signatures'][string];
+}
+
 /** A parsed call string and what the reference's textual rewrite would change in its string literals. */
 interface ParsedCall {
   readonly parsed: ParseResult;
@@ -215,26 +221,28 @@ export class EntryExecutor {
     throw new PyException('TypeError', `unhashable type: '${typeName}'`);
   }
 
-  private resolveCallee(func: ExprNode): { qualname: string; fn: Callable; params: SimulatedApi['_signatures'][string] } {
+  private boundMethod(instanceName: string, attr: string): ResolvedCallee {
+    const instance = this.instanceByName.get(instanceName)!;
+    const params = instance._signatures[attr];
+    if (params === undefined) {
+      throw new PyException('AttributeError', `'${instance._className}' object has no attribute '${attr}'`);
+    }
+    const method = (instance as unknown as Record<string, Callable>)[attr]!;
+    return { qualname: `${instance._className}.${attr}`, fn: method.bind(instance), params };
+  }
+
+  private resolveCallee(func: ExprNode): ResolvedCallee {
     if (func.type === 'Name') {
       // A method name as written by the model or ground truth: the reference's rewrite prefixed it.
       const owner = this.instanceNameByMethod.get(func.id);
-      if (owner !== undefined) {
-        return this.resolveCallee({ ...func, type: 'Attribute', value: { ...func, type: 'Name', id: owner }, attr: func.id });
-      }
+      if (owner !== undefined) return this.boundMethod(owner, func.id);
       const instance = this.instanceByName.get(func.id);
       if (instance !== undefined) throw new PyException('TypeError', `'${instance._className}' object is not callable`);
       throw new PyException('NameError', `name '${func.id}' is not defined`);
     }
     if (func.type === 'Attribute' && func.value.type === 'Name') {
-      const instance = this.instanceByName.get(func.value.id);
-      if (instance === undefined) throw new PyException('NameError', `name '${func.value.id}' is not defined`);
-      const params = instance._signatures[func.attr];
-      if (params === undefined) {
-        throw new PyException('AttributeError', `'${instance._className}' object has no attribute '${func.attr}'`);
-      }
-      const method = (instance as unknown as Record<string, Callable>)[func.attr]!;
-      return { qualname: `${instance._className}.${func.attr}`, fn: method.bind(instance), params };
+      if (!this.instanceByName.has(func.value.id)) throw new PyException('NameError', `name '${func.value.id}' is not defined`);
+      return this.boundMethod(func.value.id, func.attr);
     }
     // Python evaluates the callee first, so its own errors (an unknown name...) come out first.
     if (func.type === 'Attribute') this.evaluate(func.value);

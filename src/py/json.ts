@@ -11,6 +11,12 @@ export interface JsonDumpsOptions {
   sortKeys?: boolean;
   /** `separators=(item, key)`; default `(', ', ': ')`, or `(',', ': ')` with an indent. */
   separators?: [string, string];
+  /**
+   * Write values JSON cannot hold as their `str()`, in one pass: the same text as
+   * `json.dumps(make_json_serializable(v))` (dicts and lists walked, anything else that fails
+   * as a whole becomes a string).
+   */
+  strFallback?: boolean;
 }
 
 const ESCAPES: Record<string, string> = {
@@ -61,8 +67,18 @@ export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
   const indent = opts.indent;
   const [itemSep, keySep] = opts.separators ?? (indent === undefined ? [', ', ': '] : [',', ': ']);
   const sortKeys = opts.sortKeys ?? false;
+  const strFallback = opts.strFallback ?? false;
 
   const encode = (x: PyValue, level: number): string => {
+    if (strFallback && x !== null && typeof x === 'object' && !Array.isArray(x) && !(x instanceof Map)) {
+      // make_json_serializable leaves such a value whole when json.dumps accepts it, else str()s it.
+      try {
+        return jsonDumps(x, { ...opts, strFallback: false, indent: undefined });
+      } catch (error) {
+        if (error instanceof PyException) return jsonString(pyStr(x), ensureAscii);
+        throw error;
+      }
+    }
     if (x === null) return 'null';
     switch (typeof x) {
       case 'boolean':
