@@ -3,7 +3,8 @@
  * Errors propagate to `runCli` in main.ts, the one place that turns them into exit codes.
  */
 
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 import { Command, Option } from 'commander';
 
@@ -14,6 +15,8 @@ import {
   TEST_COLLECTION_MAPPING,
   getCategoryInfo,
 } from '../spec/categories.js';
+import { MODEL_REGISTRY, usesFcInference } from '../models/model-registry.js';
+import { renderScoreTable } from '../report/score-table.js';
 import type { CliIo } from './io.js';
 import {
   type EvaluateFlags,
@@ -53,8 +56,7 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
     .command('models')
     .description('List available models.')
     .action(() => {
-      io.stderr('bfcl models: not implemented yet (the model registry is not wired in).\n');
-      outcome.exitCode = 1;
+      io.stdout(formatModels());
     });
 
   program
@@ -110,9 +112,15 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
     .command('scores')
     .description('Show the leaderboard of the score directory.')
     .option('--score-dir <dir>', 'Score directory, relative to the project root (default: score).')
-    .action(() => {
-      io.stderr('bfcl scores: not implemented yet.\n');
-      outcome.exitCode = 1;
+    .action((flags: { scoreDir?: string }) => {
+      const scoreDir = resolve(projectRootOf(io), flags.scoreDir ?? 'score');
+      const overall = join(scoreDir, 'data_overall.csv');
+      if (!existsSync(overall)) {
+        io.stderr(`bfcl scores: no ${overall}; run "bfcl evaluate" first.\n`);
+        outcome.exitCode = 1;
+        return;
+      }
+      io.stdout(renderScoreTable(readFileSync(overall, 'utf8')) + '\n');
     });
 
   program
@@ -161,4 +169,12 @@ export function formatResults(resultDir: string): string {
     lines.push(`${f.model.padEnd(modelWidth)}  ${f.category.padEnd(categoryWidth)}  ${String(f.entries).padStart(7)}  ${f.relativePath}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** `bfcl models`: every registry name with its mode, handler family and display name. */
+function formatModels(): string {
+  const rows = [...MODEL_REGISTRY.values()].map((m) => [m.registryName, usesFcInference(m) ? 'FC' : 'prompt', m.family, m.displayName]);
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  '));
+  return `${lines.join('\n')}\n\n${rows.length} models. Any other id runs through an OpenAI-compatible endpoint: --model openai-compatible/<model id>.\n`;
 }

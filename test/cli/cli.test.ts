@@ -82,12 +82,25 @@ describe('help and listings', () => {
     expect((await run(['results', '--result-dir', 'elsewhere'], {}, root)).stdout).toBe(`No result files found in ${join(root, 'elsewhere')}\n`);
   });
 
-  it('models and scores say they are not implemented yet', async () => {
-    for (const command of ['models', 'scores']) {
-      const r = await run([command]);
-      expect(r.code).toBe(1);
-      expect(r.stderr).toContain('not implemented yet');
-    }
+  it('models lists the registry and scores shows the leaderboard of a score folder', async () => {
+    const models = await run(['models']);
+    expect(models.code).toBe(0);
+    expect(models.stdout).toMatch(/^gpt-4o-2024-11-20-FC +FC +openai-responses +GPT-4o-2024-11-20 \(FC\)$/m);
+    expect(models.stdout).toContain('175 models.');
+
+    const root = mkdtempSync(join(tmpdir(), 'bfcl-scores-'));
+    const missing = await run(['scores'], {}, root);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('run "bfcl evaluate" first');
+    mkdirSync(join(root, 'score'));
+    writeFileSync(
+      join(root, 'score', 'data_overall.csv'),
+      'Rank,Overall Acc,Model,Non-Live AST Acc,Live Acc,Multi Turn Acc,Relevance Detection,Irrelevance Detection\n1,50.00%,m1,60.00%,N/A,40.00%,100.00%,90.00%',
+    );
+    const scores = await run(['scores'], {}, root);
+    expect(scores.code).toBe(0);
+    expect(scores.stdout).toContain('| m1 ');
+    expect(scores.stdout).toContain('50.00%');
   });
 });
 
@@ -205,11 +218,12 @@ describe('exit codes', () => {
     expect(bug.stderr).toMatch(/^bfcl: internal error: TypeError: boom/);
   });
 
-  it('the placeholders say that the pipelines are not wired yet', async () => {
+  it('evaluate without result files says so and exits 1', async () => {
     const out = { stdout: '', stderr: '' };
-    const io: CliIo = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), env: {}, cwd: '/w' };
-    expect(await runCli(['generate', '--model', 'm', '--test-category', 'simple_python'], io)).toBe(1);
-    expect(out.stderr).toBe('bfcl generate: not implemented yet (would run m on 1 categories).\n');
+    const root = mkdtempSync(join(tmpdir(), 'bfcl-eval-'));
+    const io: CliIo = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), env: {}, cwd: root };
+    expect(await runCli(['evaluate', '--test-category', 'simple_python'], io)).toBe(1);
+    expect(out.stderr).toContain('no result files for the requested models and categories');
   });
 });
 
