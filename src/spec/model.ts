@@ -21,6 +21,7 @@ export interface ModelStep {
    * `{name: "<arguments JSON>"}` dicts, or the text when no tool was called; for prompting, the text.
    */
   readonly responses: PyValue;
+  /** Token counts; integral values are written to result files as Python ints. */
   readonly inputTokens: number;
   readonly outputTokens: number;
   /** Seconds, as measured around the API call. */
@@ -31,14 +32,39 @@ export interface ModelStep {
   readonly providerData?: unknown;
 }
 
+/** A failed attempt that the retry policy is about to repeat (for progress and log output). */
+export interface RetryNotice {
+  /** 1 for the first failed attempt. */
+  readonly attempt: number;
+  /** How long the policy waits before the next attempt, in milliseconds. */
+  readonly delayMs: number;
+  /** What went wrong, e.g. `429 Too Many Requests` or `ECONNRESET`. */
+  readonly reason: string;
+}
+
+/** Per-query controls the loop hands to `Conversation.query`. All optional. */
+export interface QueryOptions {
+  /**
+   * Fired when the run is interrupted (Ctrl-C): stop waiting, abandon retries and reject (any
+   * error will do; the loop discards the entry and does not write it).
+   */
+  readonly signal?: AbortSignal;
+  /** Called before each retry wait, so the CLI can say why an entry is slow. */
+  readonly onRetry?: (notice: RetryNotice) => void;
+}
+
 /** One test entry's conversation with a model: the handler's `inference_data` and its hooks. */
 export interface Conversation {
   /** `add_first_turn_message_*`. */
   addFirstTurnMessages(messages: readonly Message[]): void;
   /** `_add_next_turn_user_message_*`. */
   addNextTurnMessages(messages: readonly Message[]): void;
-  /** `_query_*` then `_parse_query_response_*`. Rejects only after the retry policy gave up. */
-  query(): Promise<ModelStep>;
+  /**
+   * `_query_*` then `_parse_query_response_*`. Rejects only after the retry policy gave up (the
+   * loop then writes the entry as `Error during inference: <message>`), or when `options.signal`
+   * fired.
+   */
+  query(options?: QueryOptions): Promise<ModelStep>;
   /** `_add_assistant_message_*`. */
   addAssistantMessage(step: ModelStep): void;
   /** `_add_execution_results_*`: one result string per decoded call of `step`. */
@@ -72,6 +98,12 @@ export interface Model {
   /** The reference's `model_name_underline_replaced`: instance names embed it during generation. */
   readonly instanceModelName: string;
   readonly mode: InferenceMode;
+  /**
+   * Concurrent entries when `--num-threads` is not given. BFCL parity: _llm_response_generation.py
+   * — 1 for API handlers, 100 (`LOCAL_SERVER_MAX_CONCURRENT_REQUEST`) for locally served models.
+   * Undefined means 1.
+   */
+  readonly defaultNumThreads?: number;
   /** Start an entry's conversation; returns the (possibly system-prompted) question turns. */
   startConversation(start: ConversationStart): { conversation: Conversation; question: Message[][] };
   /** The handler's `decode_execute` (has_tool_call_tag false), used by the multi-turn loop. */

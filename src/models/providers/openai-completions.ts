@@ -1,0 +1,167 @@
+/**
+ * OpenAI chat-completions adapter (the reference's `OpenAICompletionsHandler`), in FC and prompting
+ * mode. It is also the path for any OpenAI-compatible server (vLLM, sglang, ollama, llama.cpp).
+ */
+
+import { pyRepr } from '../../py/repr.js';
+import type { PyDict, PyValue } from '../../py/value.js';
+import type { Conversation, ConversationStart, ModelStep, QueryOptions } from '../../spec/model.js';
+import type { Message } from '../../spec/schemas.js';
+import { ModelStyle } from '../tools/model-style.js';
+import { convertToTool } from '../tools/convert-to-tool.js';
+import {
+  ProviderModel,
+  copyQuestion,
+  formatExecutionResultsPrompting,
+  requestBody,
+  stepData,
+  withPromptingSystemPrompt,
+  type AdapterSettings,
+} from './provider-model.js';
+import { ResponseReader, chatMessage, freezeForWire, messageToPy } from './wire.js';
+
+export const CHAT_COMPLETIONS_PATH = '/chat/completions';
+
+/** What a chat step keeps for the history: the assistant message as received, and the call ids. */
+class ChatStep {
+  constructor(
+    readonly message: PyValue,
+    readonly toolCallIds: readonly PyValue[],
+  ) {}
+}
+
+export class OpenAICompletionsModel extends ProviderModel {
+  constructor(settings: AdapterSettings) {
+    super(settings);
+  }
+
+  startConversation(start: ConversationStart): { conversation: Conversation; question: Message[][] } {
+    const question = this.mode === 'prompting' ? withPromptingSystemPrompt(start) : copyQuestion(start.question);
+    return { conversation: new ChatConversation(this.settings, start.functions), question };
+  }
+}
+
+class ChatConversation implements Conversation {
+  private readonly messages: PyValue[] = [];
+  private tools: PyValue[] = [];
+  private lastInputLog: () => PyValue = () => '';
+  private readonly reader = new ResponseReader('OpenAI chat completions');
+
+  constructor(
+    private readonly settings: AdapterSettings,
+    functions: readonly PyValue[],
+  ) {
+    if (settings.mode === 'fc') this.setFunctions(functions);
+  }
+
+  addFirstTurnMessages(messages: readonly Message[]): void {
+    for (const message of messages) this.messages.push(messageToPy(message));
+  }
+
+  addNextTurnMessages(messages: readonly Message[]): void {
+    this.addFirstTurnMessages(messages);
+  }
+
+  setFunctions(functions: readonly PyValue[]): void {
+    this.tools = freezeForWire(convertToTool(functions, ModelStyle.OPENAI_COMPLETIONS));
+  }
+
+  async query(options: QueryOptions = {}): Promise<ModelStep> {
+    const fc = this.settings.mode === 'fc';
+    // Built only when asked for (`--include-input-log`): the history up to now and the tools in effect.
+    const count = this.messages.length;
+    const tools = this.tools;
+    this.lastInputLog = () => {
+      const message = pyRepr(this.messages.slice(0, count));
+      return new Map<string, PyValue>(fc ? [['message', message], ['tools', tools]] : [['message', message]]);
+    };
+    const body = requestBody([
+      ['messages', this.messages],
+      ['model', this.settings.config.modelName],
+      ['temperature', this.settings.temperature],
+      ['store', false],
+      ['tools', fc && this.tools.length > 0 ? this.tools : undefined],
+    ]);
+    const { json, latency } = await this.settings.transport.post(
+      CHAT_COMPLETIONS_PATH,
+      body,
+      this.settings.requestTimeoutMs,
+      options,
+    );
+    return this.parse(json, latency);
+  }
+
+  private parse(response: PyDict, latency: number): ModelStep {
+    const choices = this.reader.list(this.reader.get(response, 'choices', 'response'), 'response.choices');
+    if (choices.length === 0) throw this.reader.error('response.choices is empty');
+    const message = this.reader.get(choices[0], 'message', 'choices[0]');
+    const content = this.reader.optional(message, 'content') ?? null;
+    let responses: PyValue = content;
+    let toolCallIds: PyValue[] = [];
+    if (this.settings.mode === 'fc') {
+      const calls = this.toolCalls(message);
+      if (calls !== undefined) {
+        responses = calls.responses;
+        toolCallIds = calls.ids;
+      }
+    }
+    return {
+      responses,
+      inputTokens: this.reader.tokens(response, 'prompt_tokens'),
+      outputTokens: this.reader.tokens(response, 'completion_tokens'),
+      latency,
+      reasoningContent: '',
+      providerData: new ChatStep(message, toolCallIds),
+    };
+  }
+
+  /**
+   * `{name: arguments}` per tool call, or undefined when the message has none.
+   * BFCL parity: openai_completion.py::_parse_query_response_FC — any failure while reading the tool
+   * calls (no `tool_calls`, `null`, a malformed call) falls back to the text content; an empty list
+   * (vLLM's `tool_calls: []`) gives `[]`.
+   */
+  private toolCalls(message: PyValue): { responses: PyValue[]; ids: PyValue[] } | undefined {
+    const toolCalls = this.reader.optional(message, 'tool_calls');
+    if (!Array.isArray(toolCalls)) return undefined;
+    const responses: PyValue[] = [];
+    const ids: PyValue[] = [];
+    for (const call of toolCalls) {
+      const fn = this.reader.optional(call, 'function');
+      const name = this.reader.optional(fn, 'name');
+      const args = this.reader.optional(fn, 'arguments');
+      const id = this.reader.optional(call, 'id');
+      if (typeof name !== 'string' || args === undefined || id === undefined) return undefined;
+      responses.push(new Map([[name, args]]));
+      ids.push(id);
+    }
+    return { responses, ids };
+  }
+
+  /** The assistant message goes back into the history as it came. */
+  addAssistantMessage(step: ModelStep): void {
+    this.messages.push(stepData(step, ChatStep).message);
+  }
+
+  addExecutionResults(results: readonly string[], decodedCalls: readonly string[], step: ModelStep): void {
+    if (this.settings.mode === 'prompting') {
+      this.messages.push(chatMessage('user', formatExecutionResultsPrompting(results, decodedCalls)));
+      return;
+    }
+    const { toolCallIds } = stepData(step, ChatStep);
+    const count = Math.min(results.length, toolCallIds.length);
+    for (let i = 0; i < count; i++) {
+      this.messages.push(
+        new Map<string, PyValue>([
+          ['role', 'tool'],
+          ['content', results[i]!],
+          ['tool_call_id', toolCallIds[i]!],
+        ]),
+      );
+    }
+  }
+
+  inferenceInputLog(): PyValue {
+    return this.lastInputLog();
+  }
+}

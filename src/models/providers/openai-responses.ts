@@ -1,0 +1,196 @@
+/**
+ * OpenAI Responses API adapter (the reference's `OpenAIResponsesHandler`, used by every OpenAI
+ * registry entry), in FC and prompting mode.
+ */
+
+import { pyRepr } from '../../py/repr.js';
+import type { PyDict, PyValue } from '../../py/value.js';
+import type { Conversation, ConversationStart, ModelStep, QueryOptions } from '../../spec/model.js';
+import type { Message } from '../../spec/schemas.js';
+import { ModelStyle } from '../tools/model-style.js';
+import { convertToTool } from '../tools/convert-to-tool.js';
+import {
+  ProviderModel,
+  copyQuestion,
+  formatExecutionResultsPrompting,
+  requestBody,
+  stepData,
+  withPromptingSystemPrompt,
+  type AdapterSettings,
+} from './provider-model.js';
+import { ResponseReader, chatMessage, freezeForWire, messageToPy } from './wire.js';
+
+export const RESPONSES_PATH = '/responses';
+
+/**
+ * BFCL parity: openai_response.py::_query_FC — models whose name contains one of these are
+ * reasoning models: no `temperature`, but `reasoning: {"summary": "auto"}` and
+ * `include: ["reasoning.encrypted_content"]`.
+ */
+const REASONING_MODEL_MARKERS = ['o3', 'o4-mini', 'gpt-5'] as const;
+
+export function isOpenAIReasoningModel(modelName: string): boolean {
+  return REASONING_MODEL_MARKERS.some((marker) => modelName.includes(marker));
+}
+
+/** What a Responses step keeps for the history: the output items and the call ids. */
+class ResponsesStep {
+  constructor(
+    readonly outputItems: readonly PyValue[],
+    readonly callIds: readonly PyValue[],
+  ) {}
+}
+
+export class OpenAIResponsesModel extends ProviderModel {
+  constructor(settings: AdapterSettings) {
+    super(settings);
+  }
+
+  startConversation(start: ConversationStart): { conversation: Conversation; question: Message[][] } {
+    // BFCL parity: _pre_query_processing_* — the system prompt (prompting) goes into turn 0 first;
+    // the `system` → `developer` renaming happens as messages enter the history.
+    const question = this.mode === 'prompting' ? withPromptingSystemPrompt(start) : copyQuestion(start.question);
+    return { conversation: new ResponsesConversation(this.settings, start.functions), question };
+  }
+}
+
+class ResponsesConversation implements Conversation {
+  private readonly input: PyValue[] = [];
+  private tools: PyValue[] = [];
+  private lastInputLog: () => PyValue = () => '';
+  private readonly reader = new ResponseReader('OpenAI Responses');
+
+  constructor(
+    private readonly settings: AdapterSettings,
+    functions: readonly PyValue[],
+  ) {
+    if (settings.mode === 'fc') this.setFunctions(functions);
+  }
+
+  addFirstTurnMessages(messages: readonly Message[]): void {
+    this.addMessages(messages);
+  }
+
+  addNextTurnMessages(messages: readonly Message[]): void {
+    this.addMessages(messages);
+  }
+
+  /**
+   * BFCL parity: openai_response.py::_substitute_prompt_role — OpenAI reserves `system` for its own
+   * messages, so the reference sends every `system` message as `developer`.
+   */
+  private addMessages(messages: readonly Message[]): void {
+    for (const message of messages) {
+      const dict = messageToPy(message);
+      if (dict.get('role') === 'system') dict.set('role', 'developer');
+      this.input.push(dict);
+    }
+  }
+
+  setFunctions(functions: readonly PyValue[]): void {
+    this.tools = freezeForWire(convertToTool(functions, ModelStyle.OPENAI_RESPONSES));
+  }
+
+  async query(options: QueryOptions = {}): Promise<ModelStep> {
+    const fc = this.settings.mode === 'fc';
+    const modelName = this.settings.config.modelName;
+    const reasoning = isOpenAIReasoningModel(modelName);
+    // Built only when asked for (`--include-input-log`): the history up to now and the tools in effect.
+    const count = this.input.length;
+    const tools = this.tools;
+    this.lastInputLog = () => {
+      const message = pyRepr(this.input.slice(0, count));
+      return new Map<string, PyValue>(fc ? [['message', message], ['tools', tools]] : [['message', message]]);
+    };
+    const body = requestBody([
+      ['input', this.input],
+      ['model', modelName],
+      ['store', false],
+      ['include', reasoning ? ['reasoning.encrypted_content'] : undefined],
+      ['reasoning', reasoning ? new Map([['summary', 'auto']]) : undefined],
+      ['temperature', reasoning ? undefined : this.settings.temperature],
+      ['tools', fc && this.tools.length > 0 ? this.tools : undefined],
+    ]);
+    const { json, latency } = await this.settings.transport.post(RESPONSES_PATH, body, this.settings.requestTimeoutMs, options);
+    return this.parse(json, latency);
+  }
+
+  /** `_parse_query_response_FC` / `_parse_query_response_prompting`. */
+  private parse(response: PyDict, latency: number): ModelStep {
+    const output = this.reader.list(this.reader.get(response, 'output', 'response'), 'response.output');
+    const calls: PyValue[] = [];
+    const callIds: PyValue[] = [];
+    if (this.settings.mode === 'fc') {
+      for (const item of output) {
+        if (this.reader.optional(item, 'type') !== 'function_call') continue;
+        const name = this.reader.get(item, 'name', 'function_call');
+        const args = this.reader.get(item, 'arguments', 'function_call');
+        calls.push(new Map([[this.reader.text(name, 'function_call.name'), args]]));
+        callIds.push(this.reader.get(item, 'call_id', 'function_call'));
+      }
+    }
+    return {
+      responses: calls.length > 0 ? calls : this.outputText(output),
+      inputTokens: this.reader.tokens(response, 'input_tokens'),
+      outputTokens: this.reader.tokens(response, 'output_tokens'),
+      latency,
+      reasoningContent: this.reasoningSummary(output),
+      providerData: new ResponsesStep(output, callIds),
+    };
+  }
+
+  /** The SDK's `response.output_text`: every `output_text` part of every message item, joined. */
+  private outputText(output: readonly PyValue[]): string {
+    let text = '';
+    for (const item of output) {
+      if (this.reader.optional(item, 'type') !== 'message') continue;
+      const content = this.reader.optional(item, 'content');
+      if (!Array.isArray(content)) continue;
+      for (const part of content) {
+        if (this.reader.optional(part, 'type') === 'output_text') {
+          text += this.reader.text(this.reader.get(part, 'text', 'output_text'), 'output_text.text');
+        }
+      }
+    }
+    return text;
+  }
+
+  /** BFCL parity: the reasoning summary texts, each followed by "\n". */
+  private reasoningSummary(output: readonly PyValue[]): string {
+    let text = '';
+    for (const item of output) {
+      if (this.reader.optional(item, 'type') !== 'reasoning') continue;
+      const summary = this.reader.optional(item, 'summary');
+      if (!Array.isArray(summary)) continue;
+      for (const part of summary) text += this.reader.text(this.reader.get(part, 'text', 'summary'), 'summary.text') + '\n';
+    }
+    return text;
+  }
+
+  /** The response's output items go back into the input as they came. */
+  addAssistantMessage(step: ModelStep): void {
+    this.input.push(...stepData(step, ResponsesStep).outputItems);
+  }
+
+  addExecutionResults(results: readonly string[], decodedCalls: readonly string[], step: ModelStep): void {
+    if (this.settings.mode === 'prompting') {
+      this.input.push(chatMessage('user', formatExecutionResultsPrompting(results, decodedCalls)));
+      return;
+    }
+    const { callIds } = stepData(step, ResponsesStep);
+    const count = Math.min(results.length, callIds.length);
+    for (let i = 0; i < count; i++) {
+      this.input.push(
+        new Map<string, PyValue>([
+          ['type', 'function_call_output'],
+          ['call_id', callIds[i]!],
+          ['output', results[i]!],
+        ]),
+      );
+    }
+  }
+
+  inferenceInputLog(): PyValue {
+    return this.lastInputLog();
+  }
+}

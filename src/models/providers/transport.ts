@@ -1,0 +1,100 @@
+/**
+ * The one network call of every adapter: POST a JSON body through the provider's SDK client, with
+ * our retry policy around it, and read the answer losslessly. The SDK clients are built with
+ * `maxRetries: 0` so that only our policy retries.
+ */
+
+import type { PyDict } from '../../py/value.js';
+import type { QueryOptions } from '../../spec/model.js';
+import { withRetry, type AttemptFailure, type RetryPolicy } from '../retry.js';
+import { decodeBody, encodeBody } from './wire.js';
+
+/** A request as it leaves the adapter (for observers such as the conformance check). */
+export interface OutgoingRequest {
+  /** `openai`, `anthropic`... */
+  readonly provider: string;
+  /** Path below the client's base URL, e.g. `/responses`. */
+  readonly path: string;
+  /** The JSON body exactly as sent. */
+  readonly bodyText: string;
+  /** The per-attempt timeout the SDK was given. */
+  readonly timeoutMs: number;
+}
+
+/** One POST through an SDK client; resolves with the raw HTTP response (non-2xx statuses reject). */
+export type RawPost = (
+  path: string,
+  bodyText: string,
+  options: { readonly timeoutMs: number; readonly signal: AbortSignal | undefined },
+) => Promise<Response>;
+
+/** What the caller of `createModel` can tune or observe about the network calls. */
+export interface TransportSettings {
+  readonly retry?: Partial<RetryPolicy>;
+  /** Every failed attempt (retried or final). */
+  readonly onAttemptFailure?: (failure: AttemptFailure) => void;
+  /** Called once per request before the first attempt. */
+  readonly onRequest?: (request: OutgoingRequest) => void;
+  /** Aborts requests in flight and waits between attempts. */
+  readonly signal?: AbortSignal;
+  /** Injected for tests: the wait between attempts. */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Injected for tests: jitter source. */
+  readonly random?: () => number;
+}
+
+/** A provider answer: the JSON body and the latency of the successful attempt, in seconds. */
+export interface ProviderAnswer {
+  readonly json: PyDict;
+  readonly latency: number;
+}
+
+export class ProviderTransport {
+  constructor(
+    private readonly provider: string,
+    private readonly rawPost: RawPost,
+    private readonly settings: TransportSettings = {},
+  ) {}
+
+  /**
+   * Sends `body` (serialised now, so later changes to the history do not leak into it).
+   * BFCL parity: the reference times one `create` call inside its retry wrapper, so the latency is
+   * that of the attempt that succeeded.
+   */
+  async post(path: string, body: PyDict, timeoutMs: number, query: QueryOptions = {}): Promise<ProviderAnswer> {
+    const bodyText = encodeBody(body);
+    const label = `${this.provider} POST ${path}`;
+    this.settings.onRequest?.({ provider: this.provider, path, bodyText, timeoutMs });
+    const signal = combineSignals(this.settings.signal, query.signal);
+    const onFailure = (failure: AttemptFailure): void => {
+      this.settings.onAttemptFailure?.(failure);
+      if (failure.delayMs !== undefined) {
+        query.onRetry?.({ attempt: failure.attempt, delayMs: failure.delayMs, reason: failure.code === undefined ? failure.message : `${failure.code}: ${failure.message}` });
+      }
+    };
+    const { text, latency } = await withRetry(
+      async () => {
+        const started = performance.now();
+        const response = await this.rawPost(path, bodyText, { timeoutMs, signal });
+        const responseText = await response.text();
+        return { text: responseText, latency: (performance.now() - started) / 1000 };
+      },
+      {
+        label,
+        policy: this.settings.retry,
+        onFailure,
+        signal,
+        sleep: this.settings.sleep,
+        random: this.settings.random,
+      },
+    );
+    return { json: decodeBody(text, label), latency };
+  }
+}
+
+/** One signal that fires when either fires (undefined when neither is given). */
+function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return AbortSignal.any([a, b]);
+}

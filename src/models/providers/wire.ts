@@ -1,0 +1,133 @@
+/**
+ * The wire boundary of the provider adapters. Requests and responses are handled as Python values
+ * (`PyValue`): the reference builds its requests from Python dicts and re-sends the response objects
+ * it received, so keeping the JSON lossless (key order, int vs float, integers beyond 2^53) is what
+ * lets our requests equal the reference's and our `result` fields equal its `json.dumps` output.
+ */
+
+import { jsonDumps, parseJsonLossless } from '../../py/json.js';
+import { pyTypeName, type PyDict, type PyValue } from '../../py/value.js';
+import type { Message } from '../../spec/schemas.js';
+import { ProviderError } from '../../util/errors.js';
+
+const WIRE_JSON = { ensureAscii: false, separators: [',', ':'] as [string, string] };
+
+/** JSON texts of values that will not change again (compiled tools), keyed by the value itself. */
+const frozenJson = new WeakMap<object, string>();
+
+/**
+ * Marks `value` as final: its JSON text is computed once and reused by every request that sends it
+ * (the tool list goes out unchanged with every step of an entry). Changing it afterwards is a bug.
+ */
+export function freezeForWire<T extends PyValue[] | PyDict>(value: T): T {
+  frozenJson.set(value, jsonDumps(value, WIRE_JSON));
+  return value;
+}
+
+/**
+ * A request body as JSON text: key order as built, Python float forms (`1.0`), exact big integers,
+ * compact separators and raw UTF-8, as the reference's HTTP client (httpx) writes it.
+ */
+export function encodeBody(body: PyDict): string {
+  const fields: string[] = [];
+  for (const [key, value] of body) {
+    const cached = typeof value === 'object' && value !== null ? frozenJson.get(value) : undefined;
+    fields.push(`${jsonDumps(key, WIRE_JSON)}:${cached ?? jsonDumps(value, WIRE_JSON)}`);
+  }
+  return `{${fields.join(',')}}`;
+}
+
+/** A response body (JSON text) as a Python dict; a body that is not a JSON object is a provider error. */
+export function decodeBody(text: string, label: string): PyDict {
+  let value: PyValue;
+  try {
+    value = parseJsonLossless(text);
+  } catch (error) {
+    throw new ProviderError(`${label}: the response is not JSON: ${truncate(text)}`, {}, { cause: error });
+  }
+  if (!(value instanceof Map)) throw new ProviderError(`${label}: the response is not a JSON object: ${truncate(text)}`);
+  return value;
+}
+
+/** Reads the response fields the adapters need, with a clear error when the shape is unexpected. */
+export class ResponseReader {
+  constructor(private readonly label: string) {}
+
+  /** `value[key]`, which must exist. */
+  get(value: PyValue | undefined, key: string, path: string): PyValue {
+    if (!(value instanceof Map)) throw this.error(`${path} is ${describe(value)}, expected an object`);
+    const field = value.get(key);
+    if (field === undefined) throw this.error(`${path}.${key} is missing`);
+    return field;
+  }
+
+  /** `value[key]`, or undefined when `value` is not an object or lacks the key. */
+  optional(value: PyValue | undefined, key: string): PyValue | undefined {
+    return value instanceof Map ? value.get(key) : undefined;
+  }
+
+  list(value: PyValue | undefined, path: string): PyValue[] {
+    if (!Array.isArray(value)) throw this.error(`${path} is ${describe(value)}, expected a list`);
+    return value;
+  }
+
+  text(value: PyValue | undefined, path: string): string {
+    if (typeof value !== 'string') throw this.error(`${path} is ${describe(value)}, expected a string`);
+    return value;
+  }
+
+  /** `usage[key]` as a number; 0 when the server reported no usage (some local servers do not). */
+  tokens(response: PyDict, key: string): number {
+    const usage = response.get('usage');
+    const count = usage instanceof Map ? usage.get(key) : undefined;
+    if (typeof count === 'bigint') return Number(count);
+    if (typeof count === 'number') return count;
+    return 0;
+  }
+
+  error(detail: string): ProviderError {
+    return new ProviderError(`${this.label}: unexpected response: ${detail}`);
+  }
+}
+
+function describe(value: PyValue | undefined): string {
+  if (value === undefined) return 'missing';
+  return `a ${pyTypeName(value)}`;
+}
+
+function truncate(text: string, max = 200): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/**
+ * A question message as the Python dict the reference passes around: every field of the dataset
+ * message in order (normally `role`, `content`).
+ */
+export function messageToPy(message: Message): PyDict {
+  const dict: PyDict = new Map();
+  for (const [key, value] of Object.entries(message)) dict.set(key, plainToPy(value));
+  return dict;
+}
+
+/** `{"role": role, "content": content}`. */
+export function chatMessage(role: string, content: PyValue): PyDict {
+  return new Map<string, PyValue>([
+    ['role', role],
+    ['content', content],
+  ]);
+}
+
+/** A plain JSON-like value (from the dataset's typed view) as a Python value. */
+function plainToPy(value: unknown): PyValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (typeof value === 'bigint') return value;
+  if (Array.isArray(value)) return value.map(plainToPy);
+  if (value instanceof Map) return value as PyDict;
+  if (typeof value === 'object') {
+    const dict: PyDict = new Map();
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) dict.set(k, plainToPy(v));
+    return dict;
+  }
+  return String(value);
+}
