@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BfclDataset } from '../src/data/dataset.js';
+import { compareDecodeCases, compareGoldenRequests } from '../src/conformance/requests-check.js';
 import { compareScoreFiles, conformanceModelSettings } from '../src/conformance/score-check.js';
 import { buildGroundTruthTrace, compareWithReferenceTrace } from '../src/conformance/trace-check.js';
 
@@ -50,5 +51,19 @@ function scoreCheck(run: string, label: string): void {
   console.log(`${label} score lines: ${identicalLines}/${lines} byte-identical (${ms} ms)`);
 }
 
+async function requestChecks(): Promise<void> {
+  const started = performance.now();
+  for (const c of await compareGoldenRequests(conformanceDir, resolve(dataDir!))) {
+    console.log(`requests ${c.handler}: ${c.identical}/${c.total} identical`);
+    for (const m of c.mismatches.slice(0, verbose ? 10 : 2)) console.log(`    ${m.key}`);
+    for (const e of c.errors.slice(0, 3)) console.log(`    error: ${e}`);
+  }
+  const decode = await compareDecodeCases(conformanceDir);
+  const ms = (performance.now() - started).toFixed(0);
+  console.log(`decode cases: ${decode.identical}/${decode.total} identical (${ms} ms)`);
+  for (const m of decode.mismatches.slice(0, verbose ? 10 : 3)) console.log(`    ${m.handler} ${m.case}`);
+}
+
 scoreCheck('real-run', 'real run');
 scoreCheck('synthetic', 'synthetic');
+await requestChecks();
