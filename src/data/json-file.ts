@@ -45,7 +45,8 @@ export function readJsonLinesFile(file: string, schema: z.ZodType | undefined): 
     if (!(value instanceof Map)) {
       throw new DatasetError(location, `expected a JSON object, found ${describeJson(value)}`);
     }
-    if (schema !== undefined) validateValue(schema, value, location);
+    // The native parser gives the plain view for validation far faster than converting the PyValue.
+    if (schema !== undefined) validateValue(schema, value, location, JSON.parse(text) as unknown);
     entries.push(value);
   }
   return entries;
@@ -72,8 +73,8 @@ export function validateValue(
   schema: z.ZodType,
   value: PyValue,
   location: { readonly file: string; readonly line?: number },
+  plain: unknown = toPlain(value),
 ): void {
-  const plain = toPlain(value);
   const result = compiled(schema).safeParse(plain);
   if (result.success) return;
   const issues = result.error.issues;
