@@ -6,6 +6,7 @@
 
 import type { EvaluateOptions, GenerateOptions } from '../spec/options.js';
 import { runEvaluateCommand } from './evaluate-command.js';
+import { runGenerateCommand } from './generate-command.js';
 import type { CliIo } from './io.js';
 
 /** Runs a command with validated options; resolves to the process exit code. */
@@ -16,13 +17,9 @@ export interface CliRunners {
   readonly runEvaluate: CommandRunner<EvaluateOptions>;
 }
 
-/** Placeholder for `bfcl generate`. */
-export const runGenerate: CommandRunner<GenerateOptions> = async (options, io) => {
-  io.stderr(
-    `bfcl generate: not implemented yet (would run ${options.models.join(', ')} on ${options.testCategories.length} categories).\n`,
-  );
-  return 1;
-};
+/** `bfcl generate`. */
+export const runGenerate: CommandRunner<GenerateOptions> = (options, io) =>
+  runGenerateCommand(options, io, { isTTY: process.stderr.isTTY === true });
 
 /** `bfcl evaluate`. */
 export const runEvaluate: CommandRunner<EvaluateOptions> = (options, io) => runEvaluateCommand(options, io);

@@ -1,0 +1,106 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import {
+  ResultWriter,
+  removeStaleLines,
+  resultFileOfId,
+  resultFilesOfCategory,
+  resultLineText,
+  scanExistingResults,
+  sortResultFile,
+} from '../../src/generate/result-store.js';
+import { PySet, type PyValue } from '../../src/py/value.js';
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'bfcl-store-'));
+
+describe('result file paths', () => {
+  it('follow the reference layout', () => {
+    expect(resultFileOfId('/r/m', 'live_simple_3-2-0')).toBe('/r/m/live/BFCL_v4_live_simple_result.json');
+    expect(resultFileOfId('/r/m', 'format_sensitivity_7:ret_fmt=json&tool_call_tag=True&func_doc_fmt=xml&prompt_fmt=plaintext&style=classic:simple_python_1')).toBe(
+      '/r/m/format_sensitivity/BFCL_v4_format_sensitivity_result.json',
+    );
+    expect(resultFileOfId('/r/m', 'memory_kv_prereq_3-student-0')).toBe('/r/m/agentic/memory/kv/BFCL_v4_memory_kv_prereq_result.json');
+    expect(resultFilesOfCategory('/r/m', 'memory_kv')).toEqual([
+      '/r/m/agentic/memory/kv/BFCL_v4_memory_kv_result.json',
+      '/r/m/agentic/memory/kv/BFCL_v4_memory_kv_prereq_result.json',
+    ]);
+  });
+});
+
+describe('result lines', () => {
+  it('are json.dumps (ASCII) of the entry, values JSON cannot hold written as their str()', () => {
+    const line = new Map<string, PyValue>([
+      ['id', 'simple_python_0'],
+      ['result', 'caf\u00e9'],
+      ['odd', new PySet([1n])],
+    ]);
+    expect(resultLineText(line)).toBe('{"id": "simple_python_0", "result": "caf\\u00e9", "odd": "{1}"}');
+  });
+});
+
+describe('sorting at the end', () => {
+  it('rewrites a file only when the id order changes, then without ASCII escapes (ensure_ascii=False)', () => {
+    const file = join(tmp(), 'BFCL_v4_simple_python_result.json');
+    const sorted = '{"id": "simple_python_2", "result": "caf\\u00e9"}\n{"id": "simple_python_10", "result": 1.0}\n';
+    writeFileSync(file, sorted);
+    expect(sortResultFile(file)).toBe(false);
+    expect(readFileSync(file, 'utf8')).toBe(sorted);
+
+    writeFileSync(file, '{"id": "simple_python_10", "result": 1.0}\n{"id": "simple_python_2", "result": "caf\\u00e9"}\n');
+    expect(sortResultFile(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe('{"id": "simple_python_2", "result": "café"}\n{"id": "simple_python_10", "result": 1.0}\n');
+  });
+
+  it('reads format-sensitivity ids from the line start too', () => {
+    const file = join(tmp(), 'BFCL_v4_format_sensitivity_result.json');
+    const id = (k: number): string => `format_sensitivity_${k}:ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&prompt_fmt=plaintext&style=classic:simple_python_0`;
+    writeFileSync(file, `{"id": "${id(11)}", "result": ""}\n{"id": "${id(3)}", "result": ""}\n`);
+    expect(sortResultFile(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe(`{"id": "${id(3)}", "result": ""}\n{"id": "${id(11)}", "result": ""}\n`);
+  });
+});
+
+describe('existing results', () => {
+  it('count errors as not done, and cleaning keeps every other line byte for byte', () => {
+    const file = join(tmp(), 'BFCL_v4_simple_python_result.json');
+    const good = '{"id": "simple_python_0", "result": "caf\u00e9 kept as written"}';
+    const failed = '{"id": "simple_python_1", "result": "Error during inference: 500", "traceback": "t"}';
+    const otherFailed = '{"id": "simple_python_2", "result": "Error during inference: 429", "traceback": "t"}';
+    writeFileSync(file, `${good}\n${failed}\n${otherFailed}\n{"id": "simple_py`);
+    const existing = scanExistingResults([file, join(tmp(), 'missing.json')], { allowOverwrite: false, runIds: false });
+    expect([...existing.doneIds]).toEqual(['simple_python_0']);
+    expect([...existing.failedIds]).toEqual(['simple_python_1', 'simple_python_2']);
+    expect(existing.unreadableLines).toBe(1);
+    // Only the failed entries being regenerated lose their lines (and unreadable lines always go).
+    expect(removeStaleLines([file], new Set(['simple_python_1']))).toEqual([file]);
+    expect(readFileSync(file, 'utf8')).toBe(`${good}\n${otherFailed}\n`);
+    expect(removeStaleLines([file], new Set())).toEqual([]);
+  });
+
+  it('are deleted with --allow-overwrite, and kept for in-place updates with --allow-overwrite --run-ids', () => {
+    const dir = tmp();
+    const file = join(dir, 'BFCL_v4_simple_python_result.json');
+    writeFileSync(file, '{"id": "simple_python_0", "result": []}\n');
+    expect(scanExistingResults([file], { allowOverwrite: true, runIds: true }).doneIds.size).toBe(0);
+    expect(readFileSync(file, 'utf8')).not.toBe('');
+    scanExistingResults([file], { allowOverwrite: true, runIds: false });
+    expect(() => readFileSync(file)).toThrow();
+  });
+});
+
+describe('ResultWriter in update mode', () => {
+  it('merges by id and keeps the file sorted, re-dumping existing lines as ASCII JSON', () => {
+    const dir = tmp();
+    const file = join(dir, 'm', 'non_live', 'BFCL_v4_simple_python_result.json');
+    const writer = new ResultWriter(join(dir, 'm'), false);
+    writer.write(new Map<string, PyValue>([['id', 'simple_python_5'], ['result', 'caf\u00e9']]));
+    const update = new ResultWriter(join(dir, 'm'), true);
+    update.write(new Map<string, PyValue>([['id', 'simple_python_1'], ['result', 'new']]));
+    update.write(new Map<string, PyValue>([['id', 'simple_python_5'], ['result', 'replaced']]));
+    expect(readFileSync(file, 'utf8')).toBe('{"id": "simple_python_1", "result": "new"}\n{"id": "simple_python_5", "result": "replaced"}\n');
+  });
+});
