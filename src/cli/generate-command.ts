@@ -66,6 +66,7 @@ export const buildModel: ModelBuilder = (name, context) => {
   return createModel(config, {
     temperature: context.options.temperature,
     env: context.io.env,
+    ...(context.options.baseUrl === undefined ? {} : { baseUrl: context.options.baseUrl }),
     signal: context.signal,
     onAttemptFailure: context.onAttemptFailure,
   });

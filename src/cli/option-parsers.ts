@@ -77,6 +77,7 @@ export interface GenerateFlags {
   allowOverwrite?: boolean;
   runIds?: boolean;
   dataDir?: string;
+  baseUrl?: string;
 }
 
 /** Validated `GenerateOptions` from the parsed flags. */
@@ -95,6 +96,7 @@ export function toGenerateOptions(flags: GenerateFlags, io: CliIo): GenerateOpti
     allowOverwrite: flags.allowOverwrite ?? false,
     runIds: flags.runIds ?? false,
     dataDir: dataDirOf(flags.dataDir, io),
+    ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
     projectRoot,
   };
 }

@@ -27,6 +27,8 @@ export interface GenerateOptions {
   readonly runIds: boolean;
   /** Dataset directory (`--data-dir` / `BFCL_DATA_DIR`, else the package's `data/`). */
   readonly dataDir: string;
+  /** `--base-url`: endpoint of an OpenAI-compatible server (or the provider), overriding the environment. */
+  readonly baseUrl?: string | undefined;
   /** Base of relative paths and of `test_case_ids_to_generate.json` (`BFCL_PROJECT_ROOT`, else the cwd). */
   readonly projectRoot: string;
 }

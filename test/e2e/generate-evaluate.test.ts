@@ -27,13 +27,12 @@ describe('bfcl binary', () => {
     expect(generate.stderr).toMatch(/oracle: 82 of 82 entries written/);
     expect(generate.code).toBe(0);
 
-    // `--decoder fc`: the evaluator's registry does not list the oracle (see the oracle's docs).
-    const evaluate = await runBuiltCli(['evaluate', '--model', 'oracle', '--test-category', 'single_turn,multi_turn', '--decoder', 'fc'], cwd);
+    const evaluate = await runBuiltCli(['evaluate', '--model', 'oracle', '--test-category', 'single_turn,multi_turn'], cwd);
     expect(evaluate.code).toBe(0);
     const categoryLines = evaluate.stderr.split('\n').filter((l) => l.startsWith('oracle '));
     expect(categoryLines).toHaveLength(SINGLE_AND_MULTI_TURN);
     for (const line of categoryLines) expect(line).toMatch(/: 100\.00% \((\d+)\/\1\)$/);
-    expect(evaluate.stdout).toContain('| oracle');
+    expect(evaluate.stdout).toContain('| Oracle (ground truth) (FC)');
     expect(existsSync(join(cwd, 'score', 'data_overall.csv'))).toBe(true);
   }, 120_000);
 
