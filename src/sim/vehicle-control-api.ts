@@ -208,9 +208,8 @@ export class VehicleControlAPI extends SimulatedApi {
     if (pyEquals(ignitionMode, 'STOP')) this.engine_state = 'stopped';
     if (pyCompare('>', this.remainingUnlockedDoors, 0n)) {
       const unlocked = [...this.doorStatus].filter(([, status]) => pyEquals(status, 'unlocked')).map(([door]) => door);
-      return pyDict({
-        error: `All doors must be locked before starting the engine. Here are the unlocked doors: ${joinStrings(unlocked)}`,
-      });
+      const message = 'All doors must be locked before starting the engine. Here are the unlocked doors: ';
+      return pyDict({ error: message + joinStrings(unlocked) });
     }
     if (!pyEquals(this.brakePedalStatus, 'pressed')) {
       return pyDict({ error: 'Brake pedal needs to be pressed when starting the engine.' });
@@ -385,7 +384,8 @@ export class VehicleControlAPI extends SimulatedApi {
     const known = DISTANCES.find(
       ([a, b]) => (pyEquals(cityA, a) && pyEquals(cityB, b)) || (pyEquals(cityA, b) && pyEquals(cityB, a)),
     );
-    const result = known === undefined ? pyDict({ error: 'distance not found in database.' }) : pyDict({ distance: known[2] });
+    const result =
+      known === undefined ? pyDict({ error: 'distance not found in database.' }) : pyDict({ distance: known[2] });
     if (this.long_context) result.set('intermediaryCities', this._extension('INTERMEDIARY_CITIES'));
     return result;
   }

@@ -413,7 +413,8 @@ describe('TravelAPI bookings', () => {
   it('contact_customer_support needs an existing booking', () => {
     const t = api(loggedIn());
     expect(show(call(t, 'contact_customer_support', { booking_id: 'booking_1', message: 'Help' }))).toBe(
-      '{"customer_support_message": "Thank you for contacting customer support. Your message has been received and we will get back to you shortly."}',
+      '{"customer_support_message": "Thank you for contacting customer support. ' +
+        'Your message has been received and we will get back to you shortly."}',
     );
     expect(show(call(t, 'contact_customer_support', { booking_id: 'x', message: 'Help' }))).toBe(
       '{"error": "Booking not found"}',
@@ -514,7 +515,8 @@ describe('TravelAPI lookups and conversions', () => {
       show(call(t, 'verify_traveler_information', { first_name, last_name, date_of_birth, passport_number }));
     expect(verify('Ada', 'Lovelace', '1990-05-10', 'US1234')).toBe('{"verification_status": true}');
     expect(verify('Ada', 'Byron', '1990-05-10', 'US1234')).toBe(
-      '{"verification_status": false, "verification_failure": "Cannot book flight information for another user.Expected Ada Lovelace, got Ada Byron"}',
+      '{"verification_status": false, "verification_failure": ' +
+        '"Cannot book flight information for another user.Expected Ada Lovelace, got Ada Byron"}',
     );
     expect(verify('Ada', 'Lovelace', '10/05/1990', 'US1234')).toBe(
       '{"verification_status": false, "verification_failure": "Invalid date of birth format. Please use YYYY-MM-DD."}',
@@ -533,7 +535,8 @@ describe('TravelAPI lookups and conversions', () => {
     expect(
       show(api().verify_traveler_information('Ada', 'Lovelace', '1990-05-10', 'US1')),
     ).toBe(
-      '{"verification_status": false, "verification_failure": "Cannot book flight information for another user.Expected None None, got Ada Lovelace"}',
+      '{"verification_status": false, "verification_failure": ' +
+        '"Cannot book flight information for another user.Expected None None, got Ada Lovelace"}',
     );
   });
 

@@ -115,7 +115,8 @@ describe('VehicleControlAPI engine', () => {
   });
 
   it('checks doors, brake pedal, brake force and fuel in that order', () => {
-    expect(show(api({ doorStatus: pyDict({ driver: 'locked', passenger: 'unlocked', rear_left: 'locked', rear_right: 'unlocked' }) }).startEngine('START'))).toBe(
+    const twoOpen = pyDict({ driver: 'locked', passenger: 'unlocked', rear_left: 'locked', rear_right: 'unlocked' });
+    expect(show(api({ doorStatus: twoOpen }).startEngine('START'))).toBe(
       '{"error": "All doors must be locked before starting the engine. Here are the unlocked doors: passenger, rear_right"}',
     );
     expect(show(api({ doorStatus: allLocked() }).startEngine('START'))).toBe(
@@ -208,7 +209,8 @@ describe('VehicleControlAPI doors, lights, climate', () => {
 
   it('adjustClimateControl stores Celsius but reports the input temperature', () => {
     const v = api();
-    expect(show(call(v, 'adjustClimateControl', { temperature: 70n, unit: 'fahrenheit', fanSpeed: 80n, mode: 'cool' }))).toBe(
+    const kwargs = { temperature: 70n, unit: 'fahrenheit', fanSpeed: 80n, mode: 'cool' };
+    expect(show(call(v, 'adjustClimateControl', kwargs))).toBe(
       '{"currentACTemperature": 70, "climateMode": "cool", "humidityLevel": 50.0}',
     );
     expect(v.acTemperature).toBe(21.11111111111111);
@@ -344,7 +346,8 @@ describe('VehicleControlAPI long context', () => {
     const v = api({}, true, longCtx);
     expect(show(v.displayCarStatus('fuel'))).toBe('{"metadata": "Manufacturer: Audi", "fuelLevel": 0.0}');
     expect(show(v.activateParkingBrake('engage'))).toBe(
-      '{"parkingBrakeInstruction": "Pull the lever.", "parkingBrakeStatus": "engaged", "_parkingBrakeForce": 500.0, "_slopeAngle": 10.0}',
+      '{"parkingBrakeInstruction": "Pull the lever.", "parkingBrakeStatus": "engaged", ' +
+        '"_parkingBrakeForce": 500.0, "_slopeAngle": 10.0}',
     );
     expect(show(v.estimate_distance('83214', '74532'))).toBe(
       '{"distance": 750.0, "intermediaryCities": ["New Hamilton", "Jacksonville"]}',
