@@ -141,14 +141,10 @@ export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
     throw new PyException('TypeError', `Object of type ${typeName} is not JSON serializable`);
   };
   // make_json_serializable keeps a non-dict, non-list value whole when json.dumps accepts it, else str()s it.
-  const encodeWhole = (x: PyValue): string => {
-    try {
-      return jsonDumps(x, { ...opts, strFallback: false, indent: undefined });
-    } catch (error) {
-      if (error instanceof PyException) return jsonString(pyStr(x), ensureAscii);
-      throw error;
-    }
-  };
+  const encodeWhole = (x: PyValue): string =>
+    isJsonSerializable(x)
+      ? jsonDumps(x, { ...opts, strFallback: false, indent: undefined })
+      : jsonString(pyStr(x), ensureAscii);
   encode(v, 0);
   return out;
 }
@@ -319,12 +315,19 @@ export function makeJsonSerializable(v: PyValue): PyValue {
     return out;
   }
   if (Array.isArray(v)) return v.map(makeJsonSerializable);
-  if (v === null || typeof v !== 'object') return v; // scalars are always serialisable
-  try {
-    jsonDumps(v, { ensureAscii: false });
-    return v;
-  } catch (error) {
-    if (error instanceof PyException) return pyStr(v);
-    throw error;
+  return isJsonSerializable(v) ? v : pyStr(v);
+}
+
+/** Whether `json.dumps` accepts the value (without trying it). */
+export function isJsonSerializable(v: PyValue): boolean {
+  if (v === null || typeof v !== 'object') return true;
+  if (Array.isArray(v)) return v.every(isJsonSerializable);
+  if (v instanceof PyTuple) return v.items.every(isJsonSerializable);
+  if (v instanceof Map) {
+    for (const [k, val] of v) {
+      if (k instanceof PyTuple || !isJsonSerializable(val)) return false;
+    }
+    return true;
   }
+  return false;
 }

@@ -85,11 +85,15 @@ export const PY_ELLIPSIS = new PyEllipsis();
 
 /** A Python exception raised inside simulated code; `message` is what `str(e)` prints. */
 export class PyException extends Error {
-  constructor(
-    readonly pyType: string,
-    message: string,
-  ) {
+  readonly pyType: string;
+  constructor(pyType: string, message: string) {
+    // Python errors are data here (they become result strings), thrown often; a JS stack trace is
+    // costly to capture and never read, so none is captured.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
+    this.pyType = pyType;
     this.name = pyType;
   }
 }

@@ -18,7 +18,7 @@ import {
   withPromptingSystemPrompt,
   type AdapterSettings,
 } from './provider-model.js';
-import { ResponseReader, chatMessage, freezeForWire, messageToPy } from './wire.js';
+import { ResponseReader, chatMessage, freezeForWire, markAppendOnly, messageToPy } from './wire.js';
 
 export const CHAT_COMPLETIONS_PATH = '/chat/completions';
 
@@ -42,7 +42,7 @@ export class OpenAICompletionsModel extends ProviderModel {
 }
 
 class ChatConversation implements Conversation {
-  private readonly messages: PyValue[] = [];
+  private readonly messages: PyValue[] = markAppendOnly([]);
   private tools: PyValue[] = [];
   private lastInputLog: () => PyValue = () => '';
   private readonly reader = new ResponseReader('OpenAI chat completions');

@@ -18,7 +18,7 @@ import {
   withPromptingSystemPrompt,
   type AdapterSettings,
 } from './provider-model.js';
-import { ResponseReader, chatMessage, freezeForWire, messageToPy } from './wire.js';
+import { ResponseReader, chatMessage, freezeForWire, markAppendOnly, messageToPy } from './wire.js';
 
 export const RESPONSES_PATH = '/responses';
 
@@ -55,7 +55,7 @@ export class OpenAIResponsesModel extends ProviderModel {
 }
 
 class ResponsesConversation implements Conversation {
-  private readonly input: PyValue[] = [];
+  private readonly input: PyValue[] = markAppendOnly([]);
   private tools: PyValue[] = [];
   private lastInputLog: () => PyValue = () => '';
   private readonly reader = new ResponseReader('OpenAI Responses');

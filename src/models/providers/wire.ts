@@ -24,16 +24,43 @@ export function freezeForWire<T extends PyValue[] | PyDict>(value: T): T {
   return value;
 }
 
+/** Encoded elements of arrays that only ever grow (a conversation history), by array. */
+const appendOnlyJson = new WeakMap<PyValue[], { elements: PyValue[]; parts: string[] }>();
+
+/**
+ * Marks a history array whose elements are never changed once pushed: each element is encoded
+ * once, so a request costs the new messages, not the whole conversation again. (Adapters that
+ * edit earlier messages, like Anthropic's cache marks, must not use it.)
+ */
+export function markAppendOnly<T extends PyValue[]>(array: T): T {
+  appendOnlyJson.set(array, { elements: [], parts: [] });
+  return array;
+}
+
+function encodeValue(value: PyValue): string {
+  if (typeof value !== 'object' || value === null) return jsonDumps(value, WIRE_JSON);
+  const frozen = frozenJson.get(value);
+  if (frozen !== undefined) return frozen;
+  const memo = Array.isArray(value) ? appendOnlyJson.get(value) : undefined;
+  if (memo === undefined || !Array.isArray(value)) return jsonDumps(value, WIRE_JSON);
+  for (let i = 0; i < value.length; i++) {
+    if (memo.elements[i] !== value[i]) {
+      memo.elements[i] = value[i]!;
+      memo.parts[i] = jsonDumps(value[i]!, WIRE_JSON);
+    }
+  }
+  memo.elements.length = value.length;
+  memo.parts.length = value.length;
+  return `[${memo.parts.join(',')}]`;
+}
+
 /**
  * A request body as JSON text: key order as built, Python float forms (`1.0`), exact big integers,
  * compact separators and raw UTF-8, as the reference's HTTP client (httpx) writes it.
  */
 export function encodeBody(body: PyDict): string {
   const fields: string[] = [];
-  for (const [key, value] of body) {
-    const cached = typeof value === 'object' && value !== null ? frozenJson.get(value) : undefined;
-    fields.push(`${jsonDumps(key, WIRE_JSON)}:${cached ?? jsonDumps(value, WIRE_JSON)}`);
-  }
+  for (const [key, value] of body) fields.push(`${jsonDumps(key, WIRE_JSON)}:${encodeValue(value)}`);
   return `{${fields.join(',')}}`;
 }
 
