@@ -3,7 +3,8 @@ import { openDataset } from '../data/dataset.js';
 import type { DecoderMode } from '../evaluate/model-decoder.js';
 import { runEvaluation, type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
 import type { ResultEntry } from '../evaluate/runners/category-input.js';
-import { findModel, type ModelConfig } from '../models/model-registry.js';
+import { findModel as findRegistryModel, type ModelConfig } from '../models/model-registry.js';
+import { ORACLE_MODEL_CONFIG, ORACLE_MODEL_NAME } from '../models/oracle.js';
 import { collectCostLatency } from '../report/cost-latency.js';
 import { writeCsvFiles } from '../report/csv-writer.js';
 import { buildLeaderboardCsvs, type LeaderboardModel, type ModelMetadata } from '../report/leaderboard.js';
@@ -11,7 +12,26 @@ import { renderScoreTable } from '../report/score-table.js';
 import { assembleLeaderboardTable, loadScoreHeaders, type EvaluatedModel } from '../report/score-files.js';
 import type { Category } from '../spec/categories.js';
 import type { EvaluateOptions } from '../spec/options.js';
+import { summarizeTaxonomy, writeTaxonomySidecar } from '../evaluate/error-taxonomy.js';
+import { checkAccuracyGates, describeFailedGate, type AccuracyGate, type GateCheck } from '../inspect/accuracy-gates.js';
+import { buildEvaluateJsonSummary, type EvaluatedCategorySummary } from '../inspect/evaluate-summary.js';
 import type { CliIo } from './io.js';
+
+/** Exit code of `bfcl evaluate` when an accuracy threshold (`--min-accuracy`) is missed. */
+export const GATE_FAILED_EXIT_CODE = 3;
+
+/** `evaluate` options beyond the reference's: CI gates and the machine-readable summary. */
+export interface EvaluateReportOptions {
+  /** `--min-accuracy` thresholds, checked for every model evaluated in this run. */
+  readonly minAccuracy?: readonly AccuracyGate[];
+  /** `--json`: print a JSON summary on stdout instead of the table. */
+  readonly json?: boolean;
+}
+
+/** The registry, plus our offline `oracle` model. */
+function findModel(modelDir: string): ModelConfig | undefined {
+  return findRegistryModel(modelDir) ?? (modelDir === ORACLE_MODEL_NAME ? ORACLE_MODEL_CONFIG : undefined);
+}
 
 /** Decoding at evaluation follows the reference's handler: OSS handlers always decode prompting output. */
 function decoderModeOf(config: ModelConfig): DecoderMode {
@@ -19,17 +39,18 @@ function decoderModeOf(config: ModelConfig): DecoderMode {
   return config.isFcModel ? 'fc' : 'prompting';
 }
 
-/** For a model the registry does not know: FC if its single-turn results are lists of `{name: args}` dicts. */
+/** Whether a raw result holds a `{name: args}` dict at any depth (multi-turn results nest per turn and step). */
+function holdsCallDict(value: unknown): boolean {
+  if (value instanceof Map) return true;
+  return Array.isArray(value) && value.some(holdsCallDict);
+}
+
+/**
+ * For a model the registry does not know: FC if any sampled result holds `{name: args}` dicts, at
+ * any depth. Prompting results are only text (FC models may answer text too, so a string proves nothing).
+ */
 function guessDecoderMode(sample: readonly ResultEntry[]): DecoderMode {
-  for (const entry of sample) {
-    const result = entry.result;
-    if (typeof result === 'string') {
-      if (!result.startsWith('Error during inference')) return 'prompting';
-    } else if (Array.isArray(result) && result.some((item) => item instanceof Map)) {
-      return 'fc';
-    }
-  }
-  return 'prompting';
+  return sample.some((entry) => holdsCallDict(entry.result)) ? 'fc' : 'prompting';
 }
 
 /** Settings of a model directory: the registry's, else `--decoder`, else guessed from the results. */
@@ -56,8 +77,15 @@ function metadataOf(modelDir: string): ModelMetadata {
   };
 }
 
-/** The leaderboard of this run plus every score file already in the score folder, written as the six CSVs. */
-function writeLeaderboard(summary: EvaluateRunSummary, scoreDir: string, datasetSize: (category: Category) => number): string {
+/**
+ * The leaderboard of this run plus every score file already in the score folder, written as the
+ * six CSVs. Returns the overall CSV and the leaderboard's models (with their scores).
+ */
+function writeLeaderboard(
+  summary: EvaluateRunSummary,
+  scoreDir: string,
+  datasetSize: (category: Category) => number,
+): { overall: string; models: LeaderboardModel[] } {
   const evaluated: EvaluatedModel[] = summary.models.map((modelDir) => {
     const mine = summary.evaluated.filter((e) => e.model === modelDir);
     return {
@@ -70,7 +98,16 @@ function writeLeaderboard(summary: EvaluateRunSummary, scoreDir: string, dataset
   const models: LeaderboardModel[] = table.map((entry) => ({ ...entry, metadata: metadataOf(entry.modelDir) }));
   const csvs = buildLeaderboardCsvs(models, { datasetSize });
   writeCsvFiles(scoreDir, csvs);
-  return csvs.get('data_overall.csv') ?? '';
+  return { overall: csvs.get('data_overall.csv') ?? '', models };
+}
+
+/** Write the error-taxonomy sidecar of every evaluated category (the score files stay as they are). */
+function writeTaxonomySidecars(summary: EvaluateRunSummary): EvaluatedCategorySummary[] {
+  return summary.evaluated.map((evaluated) => {
+    const taxonomy = summarizeTaxonomy(evaluated.evaluation.failures, evaluated.evaluation.total);
+    const taxonomyFile = writeTaxonomySidecar(evaluated.scoreFile, evaluated.model, evaluated.category, taxonomy);
+    return { evaluated, taxonomy, taxonomyFile };
+  });
 }
 
 function percent(correct: number, total: number): string {
@@ -78,7 +115,7 @@ function percent(correct: number, total: number): string {
 }
 
 /** `bfcl evaluate`: score files per category, the leaderboard CSVs, and a terminal summary. */
-export async function runEvaluateCommand(options: EvaluateOptions, io: CliIo): Promise<number> {
+export async function runEvaluateCommand(options: EvaluateOptions & EvaluateReportOptions, io: CliIo): Promise<number> {
   const started = performance.now();
   const dataset = openDataset(options.dataDir);
   const summary = runEvaluation({
@@ -107,9 +144,36 @@ export async function runEvaluateCommand(options: EvaluateOptions, io: CliIo): P
   for (const { model, category } of summary.missingResultFiles) {
     io.stderr(`${model} ${category}: no result file, skipped\n`);
   }
-  const overall = writeLeaderboard(summary, options.scoreDir, datasetEntryCounter(dataset));
-  io.stdout(renderScoreTable(overall) + "\n");
+  const taxonomies = writeTaxonomySidecars(summary);
+  const datasetSize = datasetEntryCounter(dataset);
+  const leaderboard = writeLeaderboard(summary, options.scoreDir, datasetSize);
+
+  // Gates and the JSON summary look at the models of this run, with the leaderboard's scores.
+  const gates: GateCheck[] = [];
+  for (const model of summary.models) {
+    const scores = leaderboard.models.find((m) => m.modelDir === model)?.scores ?? new Map();
+    gates.push(...checkAccuracyGates(model, scores, options.minAccuracy ?? [], { datasetSize }));
+  }
+  if (options.json === true) {
+    const models = summary.models.map((model) => ({
+      model,
+      scores: leaderboard.models.find((m) => m.modelDir === model)?.scores ?? new Map(),
+      categories: taxonomies.filter((t) => t.evaluated.model === model),
+    }));
+    const document = buildEvaluateJsonSummary(models, gates, { datasetSize, scoreDir: options.scoreDir });
+    io.stdout(JSON.stringify(document, null, 2) + '\n');
+  } else {
+    io.stdout(renderScoreTable(leaderboard.overall) + '\n');
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   io.stderr(`Evaluated ${summary.evaluated.length} result files in ${seconds} s. Score files and CSVs are in ${options.scoreDir}\n`);
+
+  const failed = gates.filter((g) => !g.passed);
+  if (failed.length > 0) {
+    io.stderr(`bfcl evaluate: ${failed.length} accuracy threshold${failed.length === 1 ? '' : 's'} missed (exit code ${GATE_FAILED_EXIT_CODE}):\n`);
+    for (const check of failed) io.stderr(`  ${describeFailedGate(check)}\n`);
+    return GATE_FAILED_EXIT_CODE;
+  }
+  if (gates.length > 0) io.stderr(`All ${gates.length} accuracy threshold${gates.length === 1 ? '' : 's'} met.\n`);
   return 0;
 }

@@ -16,7 +16,9 @@ import {
   getCategoryInfo,
 } from '../spec/categories.js';
 import { MODEL_REGISTRY, usesFcInference } from '../models/model-registry.js';
+import { parseAccuracyGates } from '../inspect/accuracy-gates.js';
 import { renderScoreTable } from '../report/score-table.js';
+import type { EvaluateOptions } from '../spec/options.js';
 import type { CliIo } from './io.js';
 import {
   type EvaluateFlags,
@@ -29,6 +31,11 @@ import {
   toGenerateOptions,
 } from './option-parsers.js';
 import { type CliRunners, DEFAULT_RUNNERS } from './runners.js';
+import { registerDiffCommand } from './diff-command.js';
+import type { EvaluateReportOptions } from './evaluate-command.js';
+import { registerGroundTruthCommand } from './ground-truth-command.js';
+import { registerShowCommand } from './show-command.js';
+import { registerReportCommand } from './report-command.js';
 
 /** Where a command's exit code is left for `runCli` (commander does not return action results). */
 export interface CliOutcome {
@@ -78,6 +85,7 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
     .option('--result-dir <dir>', 'Result directory, relative to the project root (default: result).')
     .option('-o, --allow-overwrite', 'Regenerate entries that already have results.')
     .option('--run-ids', 'Generate only the ids listed in test_case_ids_to_generate.json (ignores --test-category).')
+    .option('--base-url <url>', 'Endpoint of an OpenAI-compatible server such as vLLM, sglang or ollama (else OPENAI_BASE_URL / LOCAL_SERVER_ENDPOINT:LOCAL_SERVER_PORT).')
     .addOption(dataDirOption())
     .action(async (flags: GenerateFlags) => {
       outcome.exitCode = await runners.runGenerate(toGenerateOptions(flags, io), io);
@@ -104,8 +112,15 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
       new Option('--decoder <mode>', 'Decode results as function-calling or prompting output (default: from the model registry, else guessed from the results).').choices(['fc', 'prompting']),
     )
     .addOption(dataDirOption())
-    .action(async (flags: EvaluateFlags) => {
-      outcome.exitCode = await runners.runEvaluate(toEvaluateOptions(flags, io), io);
+    .addOption(listOption('--min-accuracy <thresholds>', 'CI gate: minimum accuracy, overall (0.8 or 80%) or per category/group (multi_turn=0.5); comma-separated, repeatable. Exit code 3 when one is missed.'))
+    .option('--json', 'Print a JSON summary (per model and category: accuracy, counts, error classes, gates) on stdout instead of the table.')
+    .action(async (flags: EvaluateFlags & { minAccuracy?: string[]; json?: boolean }) => {
+      const options: EvaluateOptions & EvaluateReportOptions = {
+        ...toEvaluateOptions(flags, io),
+        minAccuracy: flags.minAccuracy === undefined ? undefined : parseAccuracyGates(flags.minAccuracy),
+        json: flags.json,
+      };
+      outcome.exitCode = await runners.runEvaluate(options, io);
     });
 
   program
@@ -122,6 +137,14 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
       }
       io.stdout(renderScoreTable(readFileSync(overall, 'utf8')) + '\n');
     });
+
+  registerGroundTruthCommand(program, io, outcome);
+
+  registerShowCommand(program, io, outcome);
+
+  registerDiffCommand(program, io, outcome);
+
+  registerReportCommand(program, io, outcome);
 
   program
     .command('version')
