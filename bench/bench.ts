@@ -14,17 +14,23 @@ import { runEvaluation } from '../src/evaluate/run-evaluate.js';
 import { conformanceModelSettings } from '../src/conformance/score-check.js';
 import { buildGroundTruthTrace } from '../src/conformance/trace-check.js';
 import { ALL_CATEGORIES } from '../src/spec/categories.js';
+import { runGenerateBench } from './generate-bench.js';
 
 interface ScenarioResult {
   readonly entries: number;
   readonly ms: number;
+  /** Model requests served (generate scenarios). */
+  readonly requests?: number;
+  /** Concurrent entries and per-request latency (generate scenarios). */
+  readonly threads?: number;
+  readonly delayMs?: number;
 }
 
 const dataDir = process.env.BFCL_DATA_DIR;
 const conformanceDir = () => resolve(process.env.BFCL_CONFORMANCE_DIR ?? join(dirname(resolve(dataDir!)), 'conformance'));
 
 /** The work measured by each scenario, run inside a child process. */
-const SCENARIOS: Record<string, { label: string; run: () => ScenarioResult }> = {
+const SCENARIOS: Record<string, { label: string; run: () => ScenarioResult | Promise<ScenarioResult>; repeats?: number }> = {
   'multi-turn-ground-truth': {
     label: 'execute all 800 official multi-turn ground truths (instances, calls, snapshots)',
     run: () => {
@@ -38,11 +44,35 @@ const SCENARIOS: Record<string, { label: string; run: () => ScenarioResult }> = 
     label: 'evaluate the real gpt-oss-20b run (16 categories, load + check + score files)',
     run: () => evaluateRun(join(conformanceDir(), 'real-run', 'result')),
   },
+  'generate-instant': {
+    label: 'generate all 800 official multi-turn entries against a local server answering instantly (16 threads)',
+    run: () => generate(0, 16),
+  },
+  'generate-200ms-t1': {
+    label: 'generate 10 multi-turn entries, server latency 200 ms, --num-threads 1',
+    run: () => generate(200, 1, 10),
+    repeats: 1,
+  },
+  'generate-200ms-t16': {
+    label: 'generate 160 multi-turn entries, server latency 200 ms, --num-threads 16',
+    run: () => generate(200, 16, 160),
+    repeats: 1,
+  },
+  'generate-200ms-t64': {
+    label: 'generate all 800 multi-turn entries, server latency 200 ms, --num-threads 64',
+    run: () => generate(200, 64),
+    repeats: 1,
+  },
   'evaluate-synthetic': {
     label: 'evaluate the two synthetic runs (17 categories each, incl. long_context)',
     run: () => evaluateRun(join(conformanceDir(), 'synthetic', 'result')),
   },
 };
+
+async function generate(delayMs: number, threads: number, limit?: number): Promise<ScenarioResult> {
+  const result = await runGenerateBench(dataDir!, delayMs, threads, limit);
+  return { ...result, threads, delayMs };
+}
 
 function evaluateRun(resultDir: string): ScenarioResult {
   const scoreDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-'));
@@ -82,7 +112,7 @@ const scenarioFlag = process.argv.indexOf('--scenario');
 if (scenarioFlag !== -1) {
   const name = process.argv[scenarioFlag + 1]!;
   const cpuBefore = process.cpuUsage();
-  const result = SCENARIOS[name]!.run();
+  const result = await SCENARIOS[name]!.run();
   const cpu = process.cpuUsage(cpuBefore);
   const rssMb = process.resourceUsage().maxRSS / 1024;
   process.stdout.write(JSON.stringify({ ...result, cpuMs: (cpu.user + cpu.system) / 1000, rssMb }));
@@ -95,14 +125,25 @@ if (scenarioFlag !== -1) {
   const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   for (const [name, scenario] of Object.entries(SCENARIOS)) {
     if (only.length > 0 && !only.includes(name)) continue;
-    const runs = Array.from({ length: repeats }, () => runChild(name));
+    const runs = Array.from({ length: scenario.repeats ?? repeats }, () => runChild(name));
     const ms = median(runs.map((r) => r.ms));
     const wall = median(runs.map((r) => r.wallMs));
     const rss = Math.max(...runs.map((r) => r.rssMb));
     const cpu = median(runs.map((r) => r.cpuMs));
     const entries = runs[0]!.entries;
+    const first = runs[0]!;
+    if (first.requests !== undefined) {
+      const perSecond = (first.requests / ms) * 1000;
+      const ideal = first.delayMs ? ((first.threads ?? 1) / first.delayMs) * 1000 : undefined;
+      const efficiency = ideal === undefined ? '' : `, ${((100 * perSecond) / ideal).toFixed(1)}% of the ideal ${ideal.toFixed(0)} requests/s`;
+      console.log(
+        `${name}: ${entries} entries, ${first.requests} requests in ${ms.toFixed(0)} ms ` +
+          `(${((entries / ms) * 1000).toFixed(1)} entries/s, ${perSecond.toFixed(1)} requests/s${efficiency}; peak RSS ${rss.toFixed(0)} MB) — ${scenario.label}`,
+      );
+      continue;
+    }
     console.log(
-      `${name}: ${entries} entries in ${ms.toFixed(0)} ms median of ${repeats} ` +
+      `${name}: ${entries} entries in ${ms.toFixed(0)} ms median of ${runs.length} ` +
         `(${((entries / ms) * 1000).toFixed(0)} entries/s; CPU ${cpu.toFixed(0)} ms; process wall ${wall.toFixed(0)} ms incl. start-up; peak RSS ${rss.toFixed(0)} MB) — ${scenario.label}`,
     );
   }

@@ -146,6 +146,8 @@ export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
       ? jsonDumps(x, { ...opts, strFallback: false, indent: undefined })
       : jsonString(pyStr(x), ensureAscii);
   encode(v, 0);
+  // Flatten the rope now: texts are often reused (request histories), and V8 re-walks a rope on every join.
+  out.charCodeAt(0);
   return out;
 }
 

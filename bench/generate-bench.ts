@@ -1,0 +1,149 @@
+/**
+ * Harness overhead of `bfcl generate`: every official multi-turn entry against a local
+ * OpenAI-compatible server on 127.0.0.1 that answers instantly or after a fixed delay. The server
+ * answers a user turn with one tool call and a tool result with text, so each turn takes two steps
+ * and exercises decoding, execution on the simulated APIs, logging and result writing.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BfclDataset } from '../src/data/dataset.js';
+import { generateForModel } from '../src/generate/run-generation.js';
+import { createModel } from '../src/models/create-model.js';
+import { fallbackModelConfig } from '../src/models/model-registry.js';
+import { MULTI_TURN_CATEGORY } from '../src/spec/categories.js';
+
+const TOOL_CALL_REPLY = JSON.stringify({
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  created: 0,
+  model: 'bench-model',
+  choices: [
+    {
+      index: 0,
+      finish_reason: 'tool_calls',
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'pwd', arguments: '{}' } }],
+      },
+    },
+  ],
+  usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+});
+const TEXT_REPLY = JSON.stringify({
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  created: 0,
+  model: 'bench-model',
+  choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Done.' } }],
+  usage: { prompt_tokens: 100, completion_tokens: 2, total_tokens: 102 },
+});
+
+/** A server that answers chat completions after `delayMs` and prints its port; runs in its own process. */
+async function serveMock(delayMs: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      // The last message decides: a tool result gets text (ending the turn), anything else a call.
+      const body = Buffer.concat(chunks).toString('utf8');
+      const lastRole = body.lastIndexOf('"role":"tool"') > body.lastIndexOf('"role":"user"') ? 'tool' : 'user';
+      const reply = lastRole === 'tool' ? TEXT_REPLY : TOOL_CALL_REPLY;
+      const send = (): void => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(reply);
+      };
+      if (delayMs > 0) setTimeout(send, delayMs);
+      else send();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  process.stdout.write(`${port}\n`);
+  // Stop with the parent: when its pipe closes, or after 30 minutes at the most.
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.resume();
+  setTimeout(() => process.exit(0), 30 * 60_000).unref();
+  return server;
+}
+
+/** Start the mock server in a child process (so its work does not count as the harness's). */
+async function startServer(delayMs: number): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--mock-server', String(delayMs)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<string>((ok, fail) => {
+    child.once('error', fail);
+    child.stdout!.once('data', (chunk: Buffer) => ok(chunk.toString('utf8').trim()));
+  });
+  return { child, url: `http://127.0.0.1:${port}/v1` };
+}
+
+/** Model requests made: one per step of every turn, read back from the result files. */
+function countRequests(resultDir: string, modelDir: string): number {
+  let requests = 0;
+  const dir = join(resultDir, modelDir, 'multi_turn');
+  for (const file of readdirSync(dir)) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      const latency = (JSON.parse(line) as { latency: number[][] }).latency;
+      for (const turn of latency) requests += turn.length;
+    }
+  }
+  return requests;
+}
+
+if (process.argv[2] === '--mock-server') await serveMock(Number(process.argv[3] ?? '0'));
+
+export interface GenerateBenchResult {
+  readonly entries: number;
+  readonly requests: number;
+  readonly ms: number;
+}
+
+/** Generate every official multi-turn entry with `threads` concurrent entries against a server answering after `delayMs`. */
+export async function runGenerateBench(
+  dataDir: string,
+  delayMs: number,
+  threads: number,
+  limit = Infinity,
+): Promise<GenerateBenchResult> {
+  const dataset = new BfclDataset(resolve(dataDir));
+  const all = MULTI_TURN_CATEGORY.flatMap((category) => dataset.loadTestEntries(category));
+  // A spread-out subset when limited, so every category is represented.
+  const step = Math.max(1, Math.floor(all.length / Math.min(limit, all.length)));
+  const entries = all.filter((_, i) => i % step === 0).slice(0, limit);
+  const { child, url } = await startServer(delayMs);
+  const resultDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-generate-'));
+  try {
+    const model = createModel(fallbackModelConfig('openai-compatible/bench-model'), {
+      baseUrl: url,
+      env: { OPENAI_API_KEY: 'bench' },
+    });
+    const started = performance.now();
+    const summary = await generateForModel(model, {
+      categories: MULTI_TURN_CATEGORY,
+      entries,
+      resultDir,
+      allowOverwrite: true,
+      runIds: false,
+      includeInputLog: false,
+      excludeStateLog: false,
+      numThreads: threads,
+      simContext: { longContext: dataset.longContext() },
+      progress: { write: () => {}, isTTY: false },
+    });
+    const ms = performance.now() - started;
+    if (summary.errors > 0) throw new Error(`${summary.errors} entries failed during the bench`);
+    return { entries: summary.written, requests: countRequests(resultDir, model.resultDirName), ms };
+  } finally {
+    child.kill();
+    rmSync(resultDir, { recursive: true, force: true });
+  }
+}
