@@ -31,19 +31,32 @@ const ESCAPES: Record<string, string> = {
 const ASCII_SAFE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
 const UNICODE_SAFE = /^[^\x00-\x1f"\\]*$/;
 
+const ESCAPE_ASCII = /[\x00-\x1f"\\\x7f-\uffff]/g;
+const ESCAPE_UNICODE = /[\x00-\x1f"\\]/g;
+
+function escapeChar(ch: string): string {
+  return ESCAPES[ch] ?? '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0');
+}
+
+// Long strings (file contents, documents) are dumped again and again as state is logged each turn.
+const LONG_STRING = 256;
+const longStringCache = [new Map<string, string>(), new Map<string, string>()] as const;
+
 /** Python `json.dumps` of a str (`encode_basestring_ascii` or `encode_basestring`). */
 export function jsonString(s: string, ensureAscii = true): string {
   if ((ensureAscii ? ASCII_SAFE : UNICODE_SAFE).test(s)) return '"' + s + '"';
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i]!;
-    const code = s.charCodeAt(i);
-    const esc = ESCAPES[ch];
-    if (esc !== undefined) out += esc;
-    else if (code < 0x20 || (ensureAscii && code > 0x7e)) out += '\\u' + code.toString(16).padStart(4, '0');
-    else out += ch;
+  const cache = longStringCache[ensureAscii ? 0 : 1];
+  if (s.length >= LONG_STRING) {
+    const cached = cache.get(s);
+    if (cached !== undefined) return cached;
   }
-  return out + '"';
+  // Every UTF-16 unit is escaped on its own, surrogates included, as CPython does.
+  const out = '"' + s.replace(ensureAscii ? ESCAPE_ASCII : ESCAPE_UNICODE, escapeChar) + '"';
+  if (s.length >= LONG_STRING) {
+    if (cache.size >= 4096) cache.clear();
+    cache.set(s, out);
+  }
+  return out;
 }
 
 function jsonFloat(x: number): string {
