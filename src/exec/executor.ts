@@ -6,6 +6,7 @@ import { bindArguments } from './bind-arguments.js';
 import { forbiddenCallName, instanceName, prefixMethodCalls } from './call-rewrite.js';
 import type { BinaryOperator as AstBinaryOperator, CallNode, ExprNode } from './python-ast.js';
 import { parsePythonEval, type ParseResult } from './python-parser.js';
+import { parseSimpleCall } from './simple-call-parser.js';
 import { executionErrorText, serializeResult } from './serialize-result.js';
 import { snapshotState, type StateSnapshot } from './state-snapshot.js';
 
@@ -71,7 +72,8 @@ function stringConstants(node: unknown, out: string[]): void {
 function parseCall(text: string): ParsedCall {
   let cached = parseCache.get(text);
   if (cached !== undefined) return cached;
-  const parsed = parsePythonEval(text);
+  const simple = parseSimpleCall(text);
+  const parsed: ParseResult = simple === undefined ? parsePythonEval(text) : { ok: true, node: simple };
   const names: string[] = [];
   let stringsLoseSpaces = false;
   if (parsed.ok) {
