@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BfclDataset } from '../src/data/dataset.js';
-import { runEvaluation } from '../src/evaluate/run-evaluate.js';
+import { runEvaluationInParallel } from '../src/evaluate/run-evaluate.js';
 import { conformanceModelSettings } from '../src/conformance/score-check.js';
 import { buildGroundTruthTrace } from '../src/conformance/trace-check.js';
 import { ALL_CATEGORIES } from '../src/spec/categories.js';
@@ -74,12 +74,12 @@ async function generate(delayMs: number, threads: number, limit?: number): Promi
   return { ...result, threads, delayMs };
 }
 
-function evaluateRun(resultDir: string): ScenarioResult {
+async function evaluateRun(resultDir: string): Promise<ScenarioResult> {
   const scoreDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-'));
   try {
     const started = performance.now();
     const dataset = new BfclDataset(resolve(dataDir!));
-    const summary = runEvaluation({
+    const summary = await runEvaluationInParallel({
       resultDir,
       scoreDir,
       dataset,

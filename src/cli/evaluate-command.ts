@@ -1,11 +1,11 @@
 import { datasetEntryCounter } from '../data/dataset-size.js';
 import { openDataset } from '../data/dataset.js';
 import type { DecoderMode } from '../evaluate/model-decoder.js';
-import { runEvaluation, type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
+import { warnOnDatasetDrift } from '../evaluate/manifest-check.js';
+import { runEvaluationInParallel, type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
 import type { ResultEntry } from '../evaluate/runners/category-input.js';
 import { findModel as findRegistryModel, type ModelConfig } from '../models/model-registry.js';
 import { ORACLE_MODEL_CONFIG, ORACLE_MODEL_NAME } from '../models/oracle.js';
-import { collectCostLatency } from '../report/cost-latency.js';
 import { writeCsvFiles } from '../report/csv-writer.js';
 import { buildLeaderboardCsvs, type LeaderboardModel, type ModelMetadata } from '../report/leaderboard.js';
 import { renderScoreTable } from '../report/score-table.js';
@@ -91,7 +91,7 @@ function writeLeaderboard(
     return {
       modelDir,
       scores: new Map(),
-      costLatency: mine.map((e) => collectCostLatency(e.entries.map((entry) => entry.line))),
+      costLatency: mine.map((e) => e.costLatency),
     };
   });
   const table = assembleLeaderboardTable(evaluated, loadScoreHeaders(scoreDir));
@@ -118,7 +118,8 @@ function percent(correct: number, total: number): string {
 export async function runEvaluateCommand(options: EvaluateOptions & EvaluateReportOptions, io: CliIo): Promise<number> {
   const started = performance.now();
   const dataset = openDataset(options.dataDir);
-  const summary = runEvaluation({
+  warnOnDatasetDrift({ resultDir: options.resultDir, models: options.models, categories: options.testCategories, dataset, warn: io.stderr });
+  const summary = await runEvaluationInParallel({
     resultDir: options.resultDir,
     scoreDir: options.scoreDir,
     dataset,

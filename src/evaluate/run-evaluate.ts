@@ -14,6 +14,11 @@ import { modelDecoder, type DecoderMode } from './model-decoder.js';
 import { readResultFile } from './read-results.js';
 import type { ResultEntry } from './runners/category-input.js';
 import { scoreFilePath, writeScoreFile } from './score-file.js';
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { collectCostLatency, type CostLatencyData } from '../report/cost-latency.js';
 
 /** How to evaluate one model's results (from the registry, flags, or a guess from the results). */
 export interface ModelEvaluationSettings {
@@ -46,8 +51,8 @@ export interface EvaluatedCategory {
   readonly evaluation: CategoryEvaluation;
   /** Result lines that could not be read. */
   readonly malformedLines: number;
-  /** The raw entries, for cost and latency. */
-  readonly entries: readonly ResultEntry[];
+  /** Token counts and latencies of the result file, for the cost and latency columns. */
+  readonly costLatency: CostLatencyData;
 }
 
 export interface EvaluateRunSummary {
@@ -58,12 +63,25 @@ export interface EvaluateRunSummary {
   readonly models: string[];
 }
 
-/**
- * Evaluate every requested result file under `resultDir` and write the score files
- * (the reference's `runner`). Leaderboard CSVs are written by the caller from the score directory.
- */
-export function runEvaluation(options: EvaluateRunOptions): EvaluateRunSummary {
-  const context: SimContext = { longContext: options.dataset.longContext() };
+/** One result file to evaluate, with its model's settings already decided. */
+export interface EvaluationJob {
+  readonly model: string;
+  readonly category: Category;
+  readonly resultFile: string;
+  /** Size in bytes, to share the work between threads. */
+  readonly bytes: number;
+  readonly settings: ModelEvaluationSettings;
+}
+
+/** The work of a run: jobs in evaluation order, and what was asked for but has no result file. */
+export interface EvaluationPlan {
+  readonly jobs: EvaluationJob[];
+  readonly models: string[];
+  readonly missingResultFiles: { model: string; category: Category }[];
+}
+
+/** Find the result files to evaluate (the reference's `runner` walk) and decide each model's settings. */
+export function planEvaluation(options: EvaluateRunOptions): EvaluationPlan {
   const requested = new Set<string>(options.categories);
   const files = listResultFiles(options.resultDir).filter(
     (f) =>
@@ -76,45 +94,130 @@ export function runEvaluation(options: EvaluateRunOptions): EvaluateRunSummary {
       !isMemoryPrereq(f.category),
   );
   const models = [...new Set(files.map((f) => f.model))];
-  const evaluated: EvaluatedCategory[] = [];
+  const jobs: EvaluationJob[] = [];
   const missingResultFiles: { model: string; category: Category }[] = [];
-
   for (const model of models) {
-    const modelFiles = files.filter((f) => f.model === model);
     const seen = new Set<string>();
     let settings: ModelEvaluationSettings | undefined;
-    for (const file of modelFiles) {
+    for (const file of files.filter((f) => f.model === model)) {
       if (!isCategory(file.category) || seen.has(file.category)) continue;
       seen.add(file.category);
-      const content = readResultFile(file.file);
-      settings ??= options.resolveSettings(model, content.entries.slice(0, 50));
-      const evaluation = evaluateCategory({
-        category: file.category,
-        modelName: model,
-        entries: content.entries,
-        malformed: content.malformed,
-        dataset: options.dataset,
-        decoder: modelDecoder(settings.decoderMode),
-        underscoreToDot: settings.underscoreToDot,
-        context,
-        partial: options.partial,
-      });
-      const scoreFile = scoreFilePath(options.scoreDir, model, file.category);
-      writeScoreFile(scoreFile, evaluation.header, evaluation.failures);
-      options.onCategory?.(model, file.category, evaluation);
-      evaluated.push({
-        model,
-        category: file.category,
-        resultFile: file.file,
-        scoreFile,
-        evaluation,
-        malformedLines: content.malformed.length,
-        entries: content.entries,
-      });
+      settings ??= options.resolveSettings(model, readResultFile(file.file).entries.slice(0, 50));
+      jobs.push({ model, category: file.category, resultFile: file.file, bytes: statSync(file.file).size, settings });
     }
     for (const category of options.categories) {
       if (!seen.has(category)) missingResultFiles.push({ model, category });
     }
   }
-  return { evaluated, missingResultFiles, models };
+  return { jobs, models, missingResultFiles };
+}
+
+/** Evaluate one result file and write its score file. */
+export function runEvaluationJob(
+  job: EvaluationJob,
+  dataset: BfclDataset,
+  context: SimContext,
+  scoreDir: string,
+  partial: boolean,
+): EvaluatedCategory {
+  const content = readResultFile(job.resultFile);
+  const evaluation = evaluateCategory({
+    category: job.category,
+    modelName: job.model,
+    entries: content.entries,
+    malformed: content.malformed,
+    dataset,
+    decoder: modelDecoder(job.settings.decoderMode),
+    underscoreToDot: job.settings.underscoreToDot,
+    context,
+    partial,
+  });
+  const scoreFile = scoreFilePath(scoreDir, job.model, job.category);
+  writeScoreFile(scoreFile, evaluation.header, evaluation.failures);
+  return {
+    model: job.model,
+    category: job.category,
+    resultFile: job.resultFile,
+    scoreFile,
+    evaluation,
+    malformedLines: content.malformed.length,
+    costLatency: collectCostLatency(content.entries.map((entry) => entry.line)),
+  };
+}
+
+/**
+ * Evaluate every requested result file under `resultDir` and write the score files
+ * (the reference's `runner`), in this thread. Leaderboard CSVs are written by the caller.
+ */
+export function runEvaluation(options: EvaluateRunOptions): EvaluateRunSummary {
+  const context: SimContext = { longContext: options.dataset.longContext() };
+  const plan = planEvaluation(options);
+  const evaluated = plan.jobs.map((job) => {
+    const result = runEvaluationJob(job, options.dataset, context, options.scoreDir, options.partial);
+    options.onCategory?.(job.model, job.category, result.evaluation);
+    return result;
+  });
+  return { evaluated, missingResultFiles: plan.missingResultFiles, models: plan.models };
+}
+
+/** Share jobs between two threads by estimated cost (multi-turn files execute, so they weigh more). */
+function splitJobs(jobs: readonly EvaluationJob[]): [EvaluationJob[], EvaluationJob[]] {
+  const cost = (job: EvaluationJob): number => job.bytes * (job.category.includes('multi_turn') ? 3 : 1);
+  const order = [...jobs].sort((a, b) => cost(b) - cost(a));
+  const groups: [EvaluationJob[], EvaluationJob[]] = [[], []];
+  const totals = [0, 0];
+  for (const job of order) {
+    const target = totals[0]! <= totals[1]! ? 0 : 1;
+    groups[target]!.push(job);
+    totals[target]! += cost(job);
+  }
+  return groups;
+}
+
+/**
+ * `runEvaluation` on two threads when there is enough work: this thread and one worker each take
+ * a share of the result files (the machines this runs on have two cores). Same score files and
+ * verdicts; progress callbacks fire in evaluation order once both are done.
+ */
+export async function runEvaluationInParallel(options: EvaluateRunOptions & { readonly threads?: number }): Promise<EvaluateRunSummary> {
+  const threads = options.threads ?? Math.min(2, availableParallelism());
+  const plan = planEvaluation(options);
+  const workerScript = new URL('./evaluate-worker.js', import.meta.url);
+  // Workers need the compiled script (under a TypeScript test runner there is none).
+  if (threads < 2 || plan.jobs.length < 2 || !existsSync(fileURLToPath(workerScript))) return runEvaluation(options);
+  const [mine, theirs] = splitJobs(plan.jobs);
+  const request: EvaluationWorkerRequest = {
+    dataDir: options.dataset.dir,
+    scoreDir: options.scoreDir,
+    partial: options.partial,
+    jobs: theirs,
+  };
+  const worker = new Worker(workerScript, { workerData: request });
+  const fromWorker = new Promise<EvaluatedCategory[]>((resolve, reject) => {
+    worker.once('message', (message: EvaluatedCategory[]) => resolve(message));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`evaluation worker exited with code ${code}`));
+    });
+  });
+  const context: SimContext = { longContext: options.dataset.longContext() };
+  const results = new Map<EvaluationJob, EvaluatedCategory>();
+  for (const job of mine) results.set(job, runEvaluationJob(job, options.dataset, context, options.scoreDir, options.partial));
+  const workerResults = await fromWorker;
+  theirs.forEach((job, i) => results.set(job, workerResults[i]!));
+  await worker.terminate();
+  const evaluated = plan.jobs.map((job) => {
+    const result = results.get(job)!;
+    options.onCategory?.(job.model, job.category, result.evaluation);
+    return result;
+  });
+  return { evaluated, missingResultFiles: plan.missingResultFiles, models: plan.models };
+}
+
+/** What the evaluation worker is asked to do. */
+export interface EvaluationWorkerRequest {
+  readonly dataDir: string;
+  readonly scoreDir: string;
+  readonly partial: boolean;
+  readonly jobs: readonly EvaluationJob[];
 }
