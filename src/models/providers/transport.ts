@@ -65,13 +65,29 @@ export class ProviderTransport {
     const bodyText = encodeBody(body);
     const label = `${this.provider} POST ${path}`;
     this.settings.onRequest?.({ provider: this.provider, path, bodyText, timeoutMs });
-    const signal = combineSignals(this.settings.signal, query.signal);
+    const combined = combineSignals(this.settings.signal, query.signal);
+    const signal = combined.signal;
     const onFailure = (failure: AttemptFailure): void => {
       this.settings.onAttemptFailure?.(failure);
       if (failure.delayMs !== undefined) {
         query.onRetry?.({ attempt: failure.attempt, delayMs: failure.delayMs, reason: failure.code === undefined ? failure.message : `${failure.code}: ${failure.message}` });
       }
     };
+    try {
+      return await this.postWithRetry(path, bodyText, timeoutMs, label, signal, onFailure);
+    } finally {
+      combined.dispose();
+    }
+  }
+
+  private async postWithRetry(
+    path: string,
+    bodyText: string,
+    timeoutMs: number,
+    label: string,
+    signal: AbortSignal | undefined,
+    onFailure: (failure: AttemptFailure) => void,
+  ): Promise<ProviderAnswer> {
     const { text, latency } = await withRetry(
       async () => {
         const started = performance.now();
@@ -92,9 +108,25 @@ export class ProviderTransport {
   }
 }
 
-/** One signal that fires when either fires (undefined when neither is given). */
-function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return AbortSignal.any([a, b]);
+/**
+ * One signal that fires when either fires (undefined when neither is given). Plain listeners,
+ * removed after the request: `AbortSignal.any` is costly per request and keeps its sources linked.
+ */
+function combineSignals(
+  a: AbortSignal | undefined,
+  b: AbortSignal | undefined,
+): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (a === undefined || b === undefined) return { signal: a ?? b, dispose: () => {} };
+  const controller = new AbortController();
+  if (a.aborted || b.aborted) controller.abort();
+  const abort = (): void => controller.abort();
+  a.addEventListener('abort', abort, { once: true });
+  b.addEventListener('abort', abort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      a.removeEventListener('abort', abort);
+      b.removeEventListener('abort', abort);
+    },
+  };
 }
