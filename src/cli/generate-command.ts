@@ -5,7 +5,8 @@
  */
 
 import { type BfclDataset, openDataset } from '../data/dataset.js';
-import { generateForModel, type ModelGenerationSummary } from '../generate/run-generation.js';
+import type { ModelGenerationSummary } from '../generate/run-generation.js';
+import { generateWithManifest } from '../generate/run-manifest.js';
 import { selectTestEntries } from '../generate/select-entries.js';
 import { formatDuration, type ProgressSink } from '../generate/progress.js';
 import { createModel } from '../models/create-model.js';
@@ -121,7 +122,7 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
 
     const progress: ProgressSink = { write: io.stderr, isTTY };
     for (const model of models) {
-      const summary = await generateForModel(model, {
+      const summary = await generateWithManifest(model, {
         categories: selection.categories,
         entries: selection.entries,
         resultDir: options.resultDir,
@@ -133,7 +134,7 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
         simContext: { longContext: dataset.longContext() },
         signal,
         progress,
-      });
+      }, { dataset, options });
       io.stderr(summaryText(summary));
       if (summary.interrupted) {
         io.stderr('Interrupted. Everything finished so far is saved; run the same command again to generate the rest.\n');
