@@ -4,10 +4,9 @@ import type { DecoderMode } from '../evaluate/model-decoder.js';
 import { warnOnDatasetDrift } from '../evaluate/manifest-check.js';
 import { runEvaluationInParallel, type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
 import type { ResultEntry } from '../evaluate/runners/category-input.js';
-import { findModel as findRegistryModel, type ModelConfig } from '../models/model-registry.js';
-import { ORACLE_MODEL_CONFIG, ORACLE_MODEL_NAME } from '../models/oracle.js';
+import type { ModelConfig } from '../models/model-registry.js';
 import { writeCsvFiles } from '../report/csv-writer.js';
-import { buildLeaderboardCsvs, type LeaderboardModel, type ModelMetadata } from '../report/leaderboard.js';
+import { buildLeaderboardCsvs, type LeaderboardModel } from '../report/leaderboard.js';
 import { renderScoreTable } from '../report/score-table.js';
 import { assembleLeaderboardTable, loadScoreHeaders, type EvaluatedModel } from '../report/score-files.js';
 import type { Category } from '../spec/categories.js';
@@ -16,6 +15,7 @@ import { summarizeTaxonomy, writeTaxonomySidecar } from '../evaluate/error-taxon
 import { checkAccuracyGates, describeFailedGate, type AccuracyGate, type GateCheck } from '../inspect/accuracy-gates.js';
 import { buildEvaluateJsonSummary, type EvaluatedCategorySummary } from '../inspect/evaluate-summary.js';
 import type { CliIo } from './io.js';
+import { findModelOrOracle, modelMetadata } from './model-metadata.js';
 
 /** Exit code of `bfcl evaluate` when an accuracy threshold (`--min-accuracy`) is missed. */
 export const GATE_FAILED_EXIT_CODE = 3;
@@ -26,11 +26,6 @@ export interface EvaluateReportOptions {
   readonly minAccuracy?: readonly AccuracyGate[];
   /** `--json`: print a JSON summary on stdout instead of the table. */
   readonly json?: boolean;
-}
-
-/** The registry, plus our offline `oracle` model. */
-function findModel(modelDir: string): ModelConfig | undefined {
-  return findRegistryModel(modelDir) ?? (modelDir === ORACLE_MODEL_NAME ? ORACLE_MODEL_CONFIG : undefined);
 }
 
 /** Decoding at evaluation follows the reference's handler: OSS handlers always decode prompting output. */
@@ -56,24 +51,11 @@ function guessDecoderMode(sample: readonly ResultEntry[]): DecoderMode {
 /** Settings of a model directory: the registry's, else `--decoder`, else guessed from the results. */
 export function modelSettingsResolver(forced: DecoderMode | undefined) {
   return (modelDir: string, sample: readonly ResultEntry[]): ModelEvaluationSettings => {
-    const config = findModel(modelDir);
+    const config = findModelOrOracle(modelDir);
     const decoderMode = forced ?? (config !== undefined ? decoderModeOf(config) : guessDecoderMode(sample));
     // Unknown FC models saw `_` for `.` in tool names (tool compilation), so the checker expects `_`.
     const underscoreToDot = config?.underscoreToDot ?? decoderMode === 'fc';
     return { decoderMode, underscoreToDot };
-  };
-}
-
-function metadataOf(modelDir: string): ModelMetadata {
-  const config = findModel(modelDir);
-  if (config === undefined) return { displayName: modelDir, url: '', org: '', license: '', inputPrice: null, outputPrice: null };
-  return {
-    displayName: config.displayName,
-    url: config.url,
-    org: config.org,
-    license: config.license,
-    inputPrice: config.inputPrice,
-    outputPrice: config.outputPrice,
   };
 }
 
@@ -95,7 +77,7 @@ function writeLeaderboard(
     };
   });
   const table = assembleLeaderboardTable(evaluated, loadScoreHeaders(scoreDir));
-  const models: LeaderboardModel[] = table.map((entry) => ({ ...entry, metadata: metadataOf(entry.modelDir) }));
+  const models: LeaderboardModel[] = table.map((entry) => ({ ...entry, metadata: modelMetadata(entry.modelDir) }));
   const csvs = buildLeaderboardCsvs(models, { datasetSize });
   writeCsvFiles(scoreDir, csvs);
   return { overall: csvs.get('data_overall.csv') ?? '', models };

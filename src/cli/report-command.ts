@@ -10,14 +10,12 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 
 import { datasetEntryCounter } from '../data/dataset-size.js';
 import { openDataset } from '../data/dataset.js';
-import { findModel } from '../models/model-registry.js';
-import { ORACLE_MODEL_CONFIG, ORACLE_MODEL_NAME } from '../models/oracle.js';
-import type { ModelMetadata } from '../report/leaderboard.js';
 import { collectReportData } from '../report/html/collect-report.js';
 import { DEFAULT_MAX_TEXT_CHARS } from '../report/html/failure-view.js';
 import { renderReportHtml } from '../report/html/render-html.js';
 import { UsageError } from '../util/errors.js';
 import type { CliIo } from './io.js';
+import { modelMetadata } from './model-metadata.js';
 import { dataDirOf, projectRootOf } from './option-parsers.js';
 import type { CliOutcome } from './program.js';
 
@@ -62,23 +60,6 @@ export function toReportOptions(flags: ReportFlags, io: CliIo, now: Date | null 
   };
 }
 
-/**
- * Display name and prices from the registry (plus our offline oracle, as `evaluate` does), so the
- * names match data_overall.csv; an unknown directory shows under its own name.
- */
-export function reportModelMetadata(modelDir: string): ModelMetadata {
-  const config = findModel(modelDir) ?? (modelDir === ORACLE_MODEL_NAME ? ORACLE_MODEL_CONFIG : undefined);
-  if (config === undefined) return { displayName: modelDir, url: '', org: '', license: '', inputPrice: null, outputPrice: null };
-  return {
-    displayName: config.displayName,
-    url: config.url,
-    org: config.org,
-    license: config.license,
-    inputPrice: config.inputPrice,
-    outputPrice: config.outputPrice,
-  };
-}
-
 function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
 }
@@ -91,7 +72,7 @@ export async function runReportCommand(options: ReportOptions, io: CliIo): Promi
     scoreDir: options.scoreDir,
     resultDir: options.resultDir,
     datasetSize: datasetEntryCounter(openDataset(options.dataDir)),
-    metadata: reportModelMetadata,
+    metadata: modelMetadata,
     title: options.title,
     generatedAt: options.generatedAt,
     maxTextChars: options.maxTextChars,

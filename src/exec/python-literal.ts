@@ -1,8 +1,10 @@
 /**
  * `ast.literal_eval` over the parsed AST: constants, containers, signed numbers.
  */
-import { PyException, PySet, PyTuple, pyEquals, type PyDict, type PyKey, type PyValue } from '../py/value.js';
-import { PyComplex, type ExprNode } from './python-ast.js';
+import { dictSet, hashKey } from '../py/ops.js';
+import { PyException, PySet, PyTuple, setHas, type PyDict, type PyValue } from '../py/value.js';
+import { PyComplex } from '../py/complex.js';
+import type { ExprNode } from './python-ast.js';
 import { parsePythonExpression } from './python-parser.js';
 
 /**
@@ -34,7 +36,7 @@ export function evaluateLiteral(node: ExprNode): PyValue {
         if (k === null) malformed(null);
         const key = evaluateLiteral(k);
         const value = evaluateLiteral(node.values[i]!);
-        setItem(dict, key, value);
+        dictSet(dict, key, value);
       });
       return dict;
     }
@@ -91,31 +93,8 @@ function malformed(node: ExprNode | null): never {
   throw new PyException('ValueError', `malformed node or string${where}`);
 }
 
-function isHashable(v: PyValue): v is PyKey {
-  if (v === null || typeof v !== 'object') return true;
-  if (v instanceof PyTuple) return v.items.every(isHashable);
-  return false;
-}
-
-function unhashable(v: PyValue): never {
-  const name = Array.isArray(v) ? 'list' : v instanceof Map ? 'dict' : v instanceof PySet ? 'set' : 'object';
-  throw new PyException('TypeError', `unhashable type: '${name}'`);
-}
-
-/** `d[key] = value` with Python key equality (1, 1.0 and True are one key; the first one stays). */
-function setItem(dict: PyDict, key: PyValue, value: PyValue): void {
-  if (!isHashable(key)) unhashable(key);
-  for (const existing of dict.keys()) {
-    if (existing === key || pyEquals(existing, key)) {
-      dict.set(existing, value);
-      return;
-    }
-  }
-  dict.set(key, value);
-}
-
+/** `set.add(value)` with Python equality (1, 1.0 and True are one member; the first one stays). */
 function addToSet(set: PySet, value: PyValue): void {
-  if (!isHashable(value)) unhashable(value);
-  for (const existing of set.items) if (existing === value || pyEquals(existing, value)) return;
-  set.items.add(value);
+  const key = hashKey(value);
+  if (!setHas(set, key)) set.items.add(key);
 }

@@ -25,7 +25,8 @@ import type {
   NameNode,
   SourceSpan,
 } from './python-ast.js';
-import { PyBytes, PyComplex } from './python-ast.js';
+import { PyComplex } from '../py/complex.js';
+import { PyBytes } from './python-ast.js';
 import {
   PythonSyntaxError,
   tokenizePython,

@@ -4,7 +4,7 @@
 import { floatRepr, strRepr } from '../py/repr.js';
 import { PY_ELLIPSIS, PyObject, type PyValue } from '../py/value.js';
 import type { ArgumentsNode, ComprehensionNode, ExprNode, JoinedStrNode, KeywordNode } from './python-ast.js';
-import { PyComplex } from './python-ast.js';
+import { PyComplex } from '../py/complex.js';
 import { isPrintableCodePoint } from './python-tokenizer.js';
 
 /** Operator precedence levels of `ast._Precedence`, lowest first. */
@@ -76,7 +76,7 @@ export function unparseExpression(node: ExprNode): string {
 /** `repr()` of a constant as `ast.unparse` writes it (infinities as `1e309`). */
 export function unparseConstant(value: PyValue): string {
   if (typeof value === 'number') return floatText(floatRepr(value));
-  if (value instanceof PyComplex) return floatText(value.reprWith(floatRepr));
+  if (value instanceof PyComplex) return floatText(value.pyRepr());
   if (value === PY_ELLIPSIS) return '...';
   if (value === null) return 'None';
   if (typeof value === 'boolean') return value ? 'True' : 'False';

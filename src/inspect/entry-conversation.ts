@@ -7,7 +7,7 @@
 
 import { EntryExecutor } from '../exec/executor.js';
 import { isEmptyExecuteResponse, type ModelDecoder } from '../evaluate/model-decoder.js';
-import { pyIterate } from '../evaluate/runners/category-input.js';
+import { iterateOrUndefined } from '../evaluate/runners/category-input.js';
 import { makeJsonSerializable } from '../py/json.js';
 import type { PyDict, PyValue } from '../py/value.js';
 import { OMIT_STATE_INFO_CLASSES, SIMULATED_CLASSES, STATELESS_CLASSES } from '../sim/registry.js';
@@ -210,9 +210,9 @@ export function replayConversation(input: ReplayInput): EntryConversation {
     : undefined;
   const initialState = executor === undefined ? undefined : replayState(executor);
   const turns: ConversationTurn[] = [];
-  (pyIterate(input.result) ?? []).forEach((turnValue, index) => {
+  (iterateOrUndefined(input.result) ?? []).forEach((turnValue, index) => {
     const steps: ConversationStep[] = [];
-    (pyIterate(turnValue) ?? []).forEach((raw, stepIndex) => {
+    (iterateOrUndefined(turnValue) ?? []).forEach((raw, stepIndex) => {
       const events: StepEvent[] = [{ kind: 'assistant', content: raw }];
       const decoded = decoder.decodeExecute(raw, false);
       if (!decoded.ok) {

@@ -27,12 +27,27 @@ export interface ConcreteCall {
   readonly args: PyDict;
 }
 
+/** How optional parameters and dict keys (`""` among the acceptable values) are answered. */
+export interface AnswerOptions {
+  /**
+   * Pass them too, with their first other acceptable value (left out when there is none). By default
+   * they are left out, as the oracle answers.
+   */
+  readonly includeOptional?: boolean;
+}
+
 /**
  * The calls of a possible answer. Parameters the function's doc does not know are left out (a model
  * cannot pass them); optional ones (`""` among the acceptable values) are left out unless the doc
  * requires them, in which case the first other value (or `""` itself) is passed.
  */
-export function answerCalls(functionDocs: readonly PyValue[], groundTruth: readonly PyValue[], language: AnswerLanguage): ConcreteCall[] {
+export function answerCalls(
+  functionDocs: readonly PyValue[],
+  groundTruth: readonly PyValue[],
+  language: AnswerLanguage,
+  options: AnswerOptions = {},
+): ConcreteCall[] {
+  const includeOptional = options.includeOptional ?? false;
   return groundTruth.map((expected) => {
     const [name, params] = [...(expected as PyDict)][0]!;
     const doc = functionDocs.find((d) => d instanceof Map && d.get('name') === name);
@@ -40,9 +55,9 @@ export function answerCalls(functionDocs: readonly PyValue[], groundTruth: reado
     for (const [param, alternatives] of params as PyDict) {
       const info = doc instanceof Map ? paramDoc(doc, param as string) : undefined;
       if (info === undefined) continue;
-      let value = firstAcceptable(alternatives, info.required);
+      let value = firstAcceptable(alternatives, info.required, includeOptional);
       if (value === undefined) continue;
-      value = concreteValue(value, info);
+      value = concreteValue(value, info, includeOptional);
       if (language === 'java') value = javaSource(info.type, info.itemsType, value);
       else if (language === 'javascript') value = jsSource(info.type, value);
       args.set(param, value);
@@ -85,21 +100,21 @@ function withHintedTypes(documented: ParamDoc, description: string): ParamDoc {
  * The first acceptable value, or undefined to leave the parameter out. A value that is not a list of
  * alternatives (a data slip) is taken as the value itself.
  */
-function firstAcceptable(alternatives: PyValue, required: boolean): PyValue | undefined {
+function firstAcceptable(alternatives: PyValue, required: boolean, includeOptional: boolean): PyValue | undefined {
   if (!Array.isArray(alternatives)) return alternatives;
   const optional = alternatives.includes(OPTIONAL_MARKER);
-  if (optional && !required) return undefined;
+  if (optional && !required && !includeOptional) return undefined;
   // `None` is an acceptable value like any other, so search by index rather than with `??`.
   const index = alternatives.findIndex((v) => v !== OPTIONAL_MARKER);
   if (index !== -1) return alternatives[index]!;
-  return optional ? OPTIONAL_MARKER : undefined;
+  return optional && required ? OPTIONAL_MARKER : undefined;
 }
 
 /** Possible dicts list the acceptable values of every key: take the first of each. */
-function concreteDict(possible: PyDict): PyDict {
+function concreteDict(possible: PyDict, includeOptional: boolean): PyDict {
   const out: PyDict = new Map();
   for (const [key, alternatives] of possible) {
-    const value = firstAcceptable(alternatives, false);
+    const value = firstAcceptable(alternatives, false, includeOptional);
     if (value !== undefined) out.set(key as PyKey, value);
   }
   return out;
@@ -107,9 +122,11 @@ function concreteDict(possible: PyDict): PyDict {
 
 const DICT_TYPES = new Set(['dict', 'object', 'HashMap']);
 
-function concreteValue(value: PyValue, info: ParamDoc): PyValue {
-  if (value instanceof Map && DICT_TYPES.has(info.type)) return concreteDict(value);
-  if (Array.isArray(value) && info.itemsType === 'dict') return value.map((d) => (d instanceof Map ? concreteDict(d) : d));
+function concreteValue(value: PyValue, info: ParamDoc, includeOptional: boolean): PyValue {
+  if (value instanceof Map && DICT_TYPES.has(info.type)) return concreteDict(value, includeOptional);
+  if (Array.isArray(value) && info.itemsType === 'dict') {
+    return value.map((d) => (d instanceof Map ? concreteDict(d, includeOptional) : d));
+  }
   return value;
 }
 

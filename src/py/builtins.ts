@@ -1,20 +1,10 @@
-import { PyException, pyTypeName, type PyValue } from './value.js';
-
-/** The exact value of a finite double as `mantissa * 2^exponent` with an integer mantissa. */
-function exactBinary(x: number): { mantissa: bigint; exponent: number } {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, x);
-  const bits = view.getBigUint64(0);
-  const sign = bits >> 63n ? -1n : 1n;
-  const biased = Number((bits >> 52n) & 0x7ffn);
-  const fraction = bits & 0xfffffffffffffn;
-  if (biased === 0) return { mantissa: sign * fraction, exponent: -1074 };
-  return { mantissa: sign * (fraction | 0x10000000000000n), exponent: biased - 1075 };
-}
+import { floatToRatio } from './numbers.js';
+import { PY_SPACE_CLASS } from './str.js';
+import { PyException, PySet, PyTuple, pyTypeName, type PyValue } from './value.js';
 
 /** round(x * 10^digits) of the exact binary value of x, ties to even, as a bigint. */
 function scaledRoundHalfEven(x: number, digits: number): bigint {
-  const { mantissa, exponent } = exactBinary(x);
+  const { mantissa, exponent } = floatToRatio(x);
   let num = mantissa;
   let den = 1n;
   if (digits >= 0) num *= 10n ** BigInt(digits);
@@ -136,18 +126,25 @@ export function pySplitlines(s: string): string[] {
 }
 
 // str.split() with no separator splits on runs of Unicode whitespace (str.isspace()).
-const WHITESPACE_RUN = /[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+const WHITESPACE_RUN = new RegExp(`[${PY_SPACE_CLASS}]+`);
 
 /** Python `s.split()` with no arguments. */
 export function pySplitWhitespace(s: string): string[] {
   return s.split(WHITESPACE_RUN).filter((part) => part.length > 0);
 }
 
-/** Python `len(s)` of a str: code points, not UTF-16 units. */
-export function pyLen(s: string): number {
-  let count = 0;
-  for (const _ of s) count++;
-  return count;
+/** Python `len(x)` of a str (code points, not UTF-16 units), list, tuple, dict or set. */
+export function pyLen(x: PyValue): number {
+  if (typeof x === 'string') {
+    let count = 0;
+    for (const _ of x) count++;
+    return count;
+  }
+  if (Array.isArray(x)) return x.length;
+  if (x instanceof PyTuple) return x.items.length;
+  if (x instanceof Map) return x.size;
+  if (x instanceof PySet) return x.items.size;
+  throw new PyException('TypeError', `object of type '${pyTypeName(x)}' has no len()`);
 }
 
 /** Python's comparison of two str: by code point (JS `<` compares UTF-16 units). */

@@ -1,4 +1,5 @@
-import { PyException, PySet, PyTuple, pyTypeName, type PyDict, type PyValue } from './value.js';
+import { floorDiv, intToFloat, intTrueDivide } from './numbers.js';
+import { PyException, PySet, PyTuple, pyTypeName, setHas, type PyDict, type PyValue } from './value.js';
 
 /** The binary operators of Python expressions we evaluate. */
 export type BinaryOperator = '+' | '-' | '*' | '/' | '//' | '%' | '**';
@@ -13,11 +14,6 @@ function asNumber(v: PyValue): Num | undefined {
 
 function unsupported(op: string, a: PyValue, b: PyValue): PyException {
   return new PyException('TypeError', `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
-}
-
-function floorDivInt(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
 }
 
 function modInt(a: bigint, b: bigint): bigint {
@@ -40,11 +36,10 @@ function arithmetic(op: BinaryOperator, a: Num, b: Num): Num {
       case '*':
         return a * b;
       case '/':
-        if (b === 0n) throw new PyException('ZeroDivisionError', 'division by zero');
-        return Number(a) / Number(b);
+        return intTrueDivide(a, b);
       case '//':
         if (b === 0n) throw new PyException('ZeroDivisionError', 'integer division or modulo by zero');
-        return floorDivInt(a, b);
+        return floorDiv(a, b);
       case '%':
         if (b === 0n) throw new PyException('ZeroDivisionError', 'integer modulo by zero');
         return modInt(a, b);
@@ -52,8 +47,9 @@ function arithmetic(op: BinaryOperator, a: Num, b: Num): Num {
         return b >= 0n ? a ** b : Math.pow(Number(a), Number(b));
     }
   }
-  const x = Number(a);
-  const y = Number(b);
+  // An int operand of mixed arithmetic becomes a float (OverflowError when too large).
+  const x = typeof a === 'bigint' ? intToFloat(a) : a;
+  const y = typeof b === 'bigint' ? intToFloat(b) : b;
   switch (op) {
     case '+':
       return x + y;
@@ -82,26 +78,46 @@ function repeat<T>(items: readonly T[], times: bigint): T[] {
   return out;
 }
 
-/** Python `a <op> b` for numbers, str and list concatenation and repetition. */
+const isSequence = (v: PyValue): v is string | PyValue[] | PyTuple =>
+  typeof v === 'string' || Array.isArray(v) || v instanceof PyTuple;
+
+/** CPython's TypeError for `seq + other` where `other` is not of the sequence's own type. */
+function concatenationError(seq: string | PyValue[] | PyTuple, other: PyValue): PyException {
+  const kind = pyTypeName(seq);
+  return new PyException('TypeError', `can only concatenate ${kind} (not "${pyTypeName(other)}") to ${kind}`);
+}
+
+/** Python `seq * count` (either order); a count that is not an int is CPython's TypeError. */
+function repeatSequence(seq: string | PyValue[] | PyTuple, count: PyValue): PyValue {
+  if (typeof count !== 'bigint' && typeof count !== 'boolean') {
+    throw new PyException('TypeError', `can't multiply sequence by non-int of type '${pyTypeName(count)}'`);
+  }
+  const times = typeof count === 'boolean' ? (count ? 1n : 0n) : count;
+  if (typeof seq === 'string') return times > 0n ? seq.repeat(Number(times)) : '';
+  if (Array.isArray(seq)) return repeat(seq, times);
+  return new PyTuple(repeat(seq.items, times));
+}
+
+/**
+ * Python `a <op> b` for numbers (int arithmetic exact, int/int true division and int→float
+ * conversion correctly rounded), str/list/tuple concatenation and repetition, and set difference.
+ */
 export function pyBinaryOp(op: BinaryOperator, a: PyValue, b: PyValue): PyValue {
   const na = asNumber(a);
   const nb = asNumber(b);
   if (na !== undefined && nb !== undefined) return arithmetic(op, na, nb);
-  if (op === '+') {
+  if (op === '+' && isSequence(a)) {
     if (typeof a === 'string' && typeof b === 'string') return a + b;
     if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
     if (a instanceof PyTuple && b instanceof PyTuple) return new PyTuple([...a.items, ...b.items]);
+    throw concatenationError(a, b);
   }
   if (op === '*') {
-    const [seq, count] = typeof nb === 'bigint' ? [a, nb] : typeof na === 'bigint' ? [b, na] : [undefined, undefined];
-    if (seq !== undefined && count !== undefined) {
-      if (typeof seq === 'string') return count > 0n ? seq.repeat(Number(count)) : '';
-      if (Array.isArray(seq)) return repeat(seq, count);
-      if (seq instanceof PyTuple) return new PyTuple(repeat(seq.items, count));
-    }
+    if (isSequence(a)) return repeatSequence(a, b);
+    if (isSequence(b)) return repeatSequence(b, a);
   }
   if (op === '-' && a instanceof PySet && b instanceof PySet) {
-    return new PySet([...a.items].filter((x) => !b.items.has(x)));
+    return new PySet([...a.items].filter((x) => !setHas(b, x)));
   }
   throw unsupported(op === '**' ? '** or pow()' : op, a, b);
 }

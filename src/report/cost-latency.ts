@@ -6,6 +6,7 @@
  */
 
 import { pyRound, pySum } from '../py/builtins.js';
+import { intTrueDivide } from '../py/numbers.js';
 import { isDict, type PyValue } from '../py/value.js';
 import { NOT_AVAILABLE, type CsvCell } from './csv-writer.js';
 import {
@@ -13,7 +14,6 @@ import {
   numpyRound,
   pyStatisticsMean,
   pyStatisticsStdev,
-  ratioToFloat,
   type PyNumber,
 } from './python-statistics.js';
 
@@ -110,7 +110,7 @@ const times = (count: PyNumber, price: number): number => Number(count) * price;
 
 /** Python `total / divisor` (true division) where total may be an int. */
 function divide(total: PyNumber, divisor: bigint): number {
-  return typeof total === 'bigint' ? ratioToFloat(total, divisor) : total / Number(divisor);
+  return typeof total === 'bigint' ? intTrueDivide(total, divisor) : total / Number(divisor);
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
  * The numeric helpers of the leaderboard, reproduced bit for bit: CPython's `statistics.mean`,
  * `statistics.variance` and `statistics.stdev` (exact rational arithmetic, one final rounding),
- * Python's `int / int` true division, and NumPy's `percentile` (linear method) and `round`.
+ * and NumPy's `percentile` (linear method) and `round`.
  *
  * Every double is an exact binary fraction, so the statistics are computed on BigInt rationals
  * and only the result is rounded to a double, exactly as CPython does with `fractions.Fraction`.
  */
 
+import { bitLength, floatToRatio, intTrueDivide } from '../py/numbers.js';
 import { PyException } from '../py/value.js';
 
 /** A number as Python sees it: `bigint` for int, `number` for float. */
@@ -16,10 +17,6 @@ export type PyNumber = number | bigint;
 interface Rational {
   readonly num: bigint;
   readonly den: bigint;
-}
-
-function bitLength(n: bigint): number {
-  return n === 0n ? 0 : (n < 0n ? -n : n).toString(2).length;
 }
 
 function gcd(a: bigint, b: bigint): bigint {
@@ -38,64 +35,8 @@ function reduce(r: Rational): Rational {
 export function exactRatio(x: PyNumber): { num: bigint; den: bigint } {
   if (typeof x === 'bigint') return { num: x, den: 1n };
   if (!Number.isFinite(x)) throw new PyException('ValueError', `cannot convert ${x > 0 ? 'Infinity' : Number.isNaN(x) ? 'NaN' : '-Infinity'} to integer ratio`);
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, x);
-  const bits = view.getBigUint64(0);
-  const negative = bits >> 63n === 1n;
-  const biased = Number((bits >> 52n) & 0x7ffn);
-  const fraction = bits & 0xfffffffffffffn;
-  const mantissa = biased === 0 ? fraction : fraction | 0x10000000000000n;
-  const exponent = biased === 0 ? -1074 : biased - 1075;
-  const num = negative ? -mantissa : mantissa;
+  const { mantissa: num, exponent } = floatToRatio(x);
   return exponent >= 0 ? { num: num << BigInt(exponent), den: 1n } : reduce({ num, den: 1n << BigInt(-exponent) });
-}
-
-/**
- * Python's `int / int` (true division): the exactly rounded double nearest `num / den`, ties to even.
- * This is also `float(Fraction(num, den))`.
- */
-export function ratioToFloat(num: bigint, den: bigint): number {
-  if (den === 0n) throw new PyException('ZeroDivisionError', 'division by zero');
-  if (den < 0n) {
-    num = -num;
-    den = -den;
-  }
-  if (num === 0n) return 0;
-  const negative = num < 0n;
-  const a = negative ? -num : num;
-  // Scale so the integer quotient has at least 55 significant bits; the rest is a sticky bit.
-  const k = 55 - (bitLength(a) - bitLength(den));
-  const scaledNum = k >= 0 ? a << BigInt(k) : a;
-  const scaledDen = k >= 0 ? den : den << BigInt(-k);
-  let q = scaledNum / scaledDen;
-  const sticky = scaledNum % scaledDen !== 0n;
-  // value = (q + sticky) * 2^-k; its leading bit has exponent `lead`.
-  const lead = bitLength(q) - 1 - k;
-  const lsbExponent = Math.max(lead - 52, -1074);
-  const drop = BigInt(lsbExponent + k);
-  const remainder = q & ((1n << drop) - 1n);
-  q >>= drop;
-  const half = 1n << (drop - 1n);
-  if (remainder > half || (remainder === half && (sticky || (q & 1n) === 1n))) q += 1n;
-  const magnitude = scaleByPowerOfTwo(Number(q), lsbExponent);
-  if (magnitude === Infinity) throw new PyException('OverflowError', 'integer division result too large for a float');
-  return negative ? -magnitude : magnitude;
-}
-
-/** `x * 2^e` without intermediate overflow or underflow (x is an integer ≤ 2^53). */
-function scaleByPowerOfTwo(x: number, e: number): number {
-  let result = x;
-  let remaining = e;
-  while (remaining > 1000) {
-    result *= 2 ** 1000;
-    remaining -= 1000;
-  }
-  while (remaining < -1000) {
-    // Two steps keep the intermediate product exact: x ≤ 2^53, so x * 2^-1000 is still normal.
-    result *= 2 ** -1000;
-    remaining += 1000;
-  }
-  return result * 2 ** remaining;
 }
 
 /** Sum of exact values, by the shared denominator (a power of two for doubles). */
@@ -124,7 +65,7 @@ function exactSum(values: readonly PyNumber[]): Rational {
 function convert(r: Rational, allInts: boolean): PyNumber {
   const reduced = reduce(r);
   if (allInts && reduced.den === 1n) return reduced.num;
-  return ratioToFloat(reduced.num, reduced.den);
+  return intTrueDivide(reduced.num, reduced.den);
 }
 
 const isAllInts = (values: readonly PyNumber[]): boolean => values.every((v) => typeof v === 'bigint');
@@ -203,10 +144,10 @@ export function floatSqrtOfFraction(n: bigint, m: bigint): number {
   const q = Math.floor((bitLength(n) - bitLength(m) - SQRT_BIT_WIDTH) / 2);
   if (q >= 0) {
     const numerator = integerSqrtOfFractionRoundToOdd(n, m << BigInt(2 * q)) << BigInt(q);
-    return ratioToFloat(numerator, 1n);
+    return intTrueDivide(numerator, 1n);
   }
   const numerator = integerSqrtOfFractionRoundToOdd(n << BigInt(-2 * q), m);
-  return ratioToFloat(numerator, 1n << BigInt(-q));
+  return intTrueDivide(numerator, 1n << BigInt(-q));
 }
 
 /**

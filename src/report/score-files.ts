@@ -77,7 +77,8 @@ const SCORE_FILE_GLOB = new RegExp(`^${VERSION_PREFIX}_.*_score\\.json$`, 's');
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function* walkScoreFiles(dir: string): Generator<string> {
+/** The score files under `dir` (the reference's `rglob("BFCL_v4_*_score.json")`), in name order. */
+export function* walkScoreFiles(dir: string): Generator<string> {
   for (const name of readdirSync(dir).sort(byName)) {
     const path = join(dir, name);
     const stat = statSync(path);

@@ -4,38 +4,11 @@
  * Port of the reference's `gorilla_file_system.py` (spec §6.1). Files and directories are Python
  * objects (`File`, `Directory`) so that state snapshots, equality and `repr` behave as in Python.
  */
-import {
-  compareCodePoints,
-  formatFixed,
-  pyLen as strLen,
-  pySplitlines,
-  pySplitWhitespace,
-  utf8Length,
-} from '../py/builtins.js';
+import { compareCodePoints, formatFixed, pyLen, pySplitlines, pySplitWhitespace, utf8Length } from '../py/builtins.js';
+import { expectDictFor, expectStr, getItem, noAttribute, pyCompare, pyContains, requireHashable } from '../py/ops.js';
 import { pyRepr, pyStr } from '../py/repr.js';
-import {
-  PyObject,
-  PyException,
-  PySet,
-  PyTuple,
-  dictHas,
-  listContains,
-  pyDict,
-  pyEquals,
-  pyTruthy,
-  pyTypeName,
-  setHas,
-  type PyDict,
-  type PyValue,
-} from '../py/value.js';
-import {
-  SimulatedApi,
-  opt,
-  req,
-  type LongContextData,
-  type MethodSignatures,
-  type SimContext,
-} from './simulated-api.js';
+import { PyObject, PyException, listContains, pyDict, pyEquals, pyTruthy, pyTypeName, type PyDict, type PyValue } from '../py/value.js';
+import { SimulatedApi, opt, req, type LongContextData, type MethodSignatures, type SimContext } from './simulated-api.js';
 
 // ---------------------------------------------------------------------------------------------
 // File and Directory
@@ -169,40 +142,9 @@ const WC_MODES: PyValue[] = ['l', 'w', 'c'];
 /** `du -h` units, below PB. */
 const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
-/** AttributeError for calling a str method on a value that is not a str. */
-function noAttribute(value: PyValue, attribute: string): PyException {
-  return new PyException('AttributeError', `'${pyTypeName(value)}' object has no attribute '${attribute}'`);
-}
-
-/** The value as a str, or the AttributeError Python raises when calling `value.<method>(...)`. */
-function strFor(value: PyValue, method: string): string {
-  if (typeof value !== 'string') throw noAttribute(value, method);
-  return value;
-}
-
-/** Python `needle in container` for a str needle. */
-function pyContains(container: PyValue, needle: string): boolean {
-  if (typeof container === 'string') return container.includes(needle);
-  if (Array.isArray(container)) return listContains(container, needle);
-  if (container instanceof PyTuple) return listContains(container.items, needle);
-  if (container instanceof Map) return dictHas(container, needle);
-  if (container instanceof PySet) return setHas(container, needle);
-  throw new PyException('TypeError', `argument of type '${pyTypeName(container)}' is not iterable`);
-}
-
-/** Python `needle in haystack` where the haystack is a str. */
-function substringIn(needle: PyValue, haystack: string): boolean {
-  if (typeof needle !== 'string') {
-    throw new PyException('TypeError', `'in <string>' requires string as left operand, not ${pyTypeName(needle)}`);
-  }
-  return haystack.includes(needle);
-}
-
 /** Python `key in contents`: unhashable keys raise; only str keys can match. */
 function hasChild(contents: Map<string, FsNode>, key: PyValue): key is string {
-  if (Array.isArray(key) || key instanceof Map || key instanceof PySet) {
-    throw new PyException('TypeError', `unhashable type: '${pyTypeName(key)}'`);
-  }
+  requireHashable(key);
   return typeof key === 'string' && contents.has(key);
 }
 
@@ -217,27 +159,10 @@ function newName(value: PyValue): string {
   return value;
 }
 
-/** Python `len(x)`. */
-function pyLen(value: PyValue): number {
-  if (typeof value === 'string') return strLen(value);
-  if (Array.isArray(value)) return value.length;
-  if (value instanceof PyTuple) return value.items.length;
-  if (value instanceof Map) return value.size;
-  if (value instanceof PySet) return value.items.size;
-  throw new PyException('TypeError', `object of type '${pyTypeName(value)}' has no len()`);
-}
-
 /** Python `str.rstrip("/")`. */
 const rstripSlashes = (s: string): string => s.replace(/\/+$/, '');
 /** Python `str.strip("/")`. */
 const stripSlashes = (s: string): string => s.replace(/^\/+|\/+$/g, '');
-
-/** Python `a > n` for an int `n`, with Python's TypeError for non-numbers. */
-function greaterThanInt(a: PyValue, n: number): boolean {
-  if (typeof a === 'bigint' || typeof a === 'number') return a > n;
-  if (typeof a === 'boolean') return (a ? 1 : 0) > n;
-  throw new PyException('TypeError', `'>' not supported between instances of '${pyTypeName(a)}' and 'int'`);
-}
 
 /** Python `int` value of a slice index (int or bool). */
 function sliceIndex(v: PyValue): bigint {
@@ -296,13 +221,6 @@ function readFiller(data: LongContextData): FileSystemFiller {
   return { fileContentExtension, filesTailUsed, populateFileNames: populate.map((n) => String(n)) };
 }
 
-/** Python `d[key]` on a scenario dict. */
-function item(d: PyValue, key: string): PyValue {
-  if (!(d instanceof Map)) throw new PyException('TypeError', `'${pyTypeName(d)}' object is not subscriptable`);
-  if (!d.has(key)) throw new PyException('KeyError', pyRepr(key));
-  return d.get(key)!;
-}
-
 export class GorillaFileSystem extends SimulatedApi {
   readonly _className = 'GorillaFileSystem';
   readonly _signatures = SIGNATURES;
@@ -330,24 +248,23 @@ export class GorillaFileSystem extends SimulatedApi {
       }
       const rootName = String([...rootSpec.keys()][0]);
       const filler = longContext ? readFiller(this._filler) : null;
-      this.root = this._loadDirectory(item(item(rootSpec, rootName), 'contents'), new Directory(rootName, null), filler);
+      this.root = this._loadDirectory(getItem(getItem(rootSpec, rootName), 'contents'), new Directory(rootName, null), filler);
     }
     this._current_dir = this.root;
   }
 
   /** Fills `parent` from a scenario `contents` dict and returns it. */
   private _loadDirectory(current: PyValue, parent: Directory, filler: FileSystemFiller | null): Directory {
-    if (!(current instanceof Map)) throw new PyException('AttributeError', `'${pyTypeName(current)}' object has no attribute 'items'`);
     let isBottommost = true;
-    for (const [key, data] of current) {
+    for (const [key, data] of expectDictFor(current, 'items')) {
       const name = String(key);
-      const type = item(data, 'type');
+      const type = getItem(data, 'type');
       if (type === 'directory') {
         isBottommost = false;
-        const dir = this._loadDirectory(item(data, 'contents'), new Directory(name, parent), filler);
+        const dir = this._loadDirectory(getItem(data, 'contents'), new Directory(name, parent), filler);
         parent.contents.set(name, dir);
       } else if (type === 'file') {
-        let content = item(data, 'content');
+        let content = getItem(data, 'content');
         // BFCL parity: gorilla_file_system.py::_load_directory — long context pads every file except
         // the few whose tail the ground truth reads.
         if (filler && !listContains(filler.filesTailUsed, name)) {
@@ -383,7 +300,7 @@ export class GorillaFileSystem extends SimulatedApi {
   }
 
   cd(folder: PyValue): PyValue {
-    let target = rstripSlashes(strFor(folder, 'rstrip'));
+    let target = rstripSlashes(expectStr(folder, 'rstrip'));
     if (target === '') target = '/';
 
     if (target !== '.' && target !== '..' && target !== '/' && target.includes('/')) {
@@ -472,11 +389,11 @@ export class GorillaFileSystem extends SimulatedApi {
     const search = (dir: Directory, basePath: string): void => {
       for (const [itemName, node] of dir.contents) {
         const itemPath = `${basePath}/${itemName}`;
-        if (name === null || substringIn(name, itemName)) matches.push(itemPath);
+        if (name === null || pyContains(itemName, name)) matches.push(itemPath);
         if (node instanceof Directory) search(node, itemPath);
       }
     };
-    search(start, rstripSlashes(strFor(path, 'rstrip')));
+    search(start, rstripSlashes(expectStr(path, 'rstrip')));
     return one('matches', matches);
   }
 
@@ -484,8 +401,8 @@ export class GorillaFileSystem extends SimulatedApi {
     if (!listContains(WC_MODES, mode)) return error(`wc: invalid mode '${pyStr(mode)}'`);
     const content = this._fileContent(file_name);
     if (content !== undefined) {
-      if (mode === 'l') return this._count(pySplitlines(strFor(content, 'splitlines')).length, 'lines');
-      if (mode === 'w') return this._count(pySplitWhitespace(strFor(content, 'split')).length, 'words');
+      if (mode === 'l') return this._count(pySplitlines(expectStr(content, 'splitlines')).length, 'lines');
+      if (mode === 'w') return this._count(pySplitWhitespace(expectStr(content, 'split')).length, 'words');
       return this._count(pyLen(content), 'characters');
     }
     return error(`wc: ${pyStr(file_name)}: No such file or directory`);
@@ -501,23 +418,23 @@ export class GorillaFileSystem extends SimulatedApi {
   sort(file_name: PyValue): PyValue {
     const content = this._fileContent(file_name);
     if (content === undefined) return error(`sort: ${pyStr(file_name)}: No such file or directory`);
-    const lines = pySplitlines(strFor(content, 'splitlines'));
+    const lines = pySplitlines(expectStr(content, 'splitlines'));
     return one('sorted_content', lines.sort(compareCodePoints).join('\n'));
   }
 
   grep(file_name: PyValue, pattern: PyValue): PyValue {
     const content = this._fileContent(file_name);
     if (content === undefined) return error(`grep: ${pyStr(file_name)}: No such file or directory`);
-    const lines = pySplitlines(strFor(content, 'splitlines'));
+    const lines = pySplitlines(expectStr(content, 'splitlines'));
     return one(
       'matching_lines',
-      lines.filter((line) => substringIn(pattern, line)),
+      lines.filter((line) => pyContains(line, pattern)),
     );
   }
 
   du(human_readable: PyValue = false): PyValue {
     const sizeOf = (node: FsNode): number => {
-      if (node instanceof File) return utf8Length(strFor(node._read(), 'encode'));
+      if (node instanceof File) return utf8Length(expectStr(node._read(), 'encode'));
       let total = 0;
       for (const child of node.contents.values()) total += sizeOf(child);
       return total;
@@ -536,9 +453,9 @@ export class GorillaFileSystem extends SimulatedApi {
   tail(file_name: PyValue, lines: PyValue = 10n): PyValue {
     const content = this._fileContent(file_name);
     if (content === undefined) return error(`tail: ${pyStr(file_name)}: No such file or directory`);
-    const allLines = pySplitlines(strFor(content, 'splitlines'));
+    const allLines = pySplitlines(expectStr(content, 'splitlines'));
     let count: PyValue = lines;
-    if (greaterThanInt(count, allLines.length)) count = BigInt(allLines.length);
+    if (pyCompare('>', count, BigInt(allLines.length))) count = BigInt(allLines.length);
     // BFCL parity: gorilla_file_system.py::tail — `content[-lines:]`: 0 gives every line and a
     // negative count drops lines from the start.
     const start = -sliceIndex(count);
@@ -551,8 +468,8 @@ export class GorillaFileSystem extends SimulatedApi {
       const file1 = this._current_dir._getItem(file_name1);
       const file2 = this._current_dir._getItem(file_name2);
       if (file1 instanceof File && file2 instanceof File) {
-        const lines1 = pySplitlines(strFor(file1._read(), 'splitlines'));
-        const lines2 = pySplitlines(strFor(file2._read(), 'splitlines'));
+        const lines1 = pySplitlines(expectStr(file1._read(), 'splitlines'));
+        const lines2 = pySplitlines(expectStr(file2._read(), 'splitlines'));
         const differing: string[] = [];
         // zip() stops at the shorter file: extra lines are not reported.
         for (let i = 0; i < Math.min(lines1.length, lines2.length); i++) {
@@ -667,7 +584,7 @@ export class GorillaFileSystem extends SimulatedApi {
     if (path === null || path === '.') return this._current_dir;
     if (path === '/') return this.root;
 
-    const text = strFor(path, 'strip');
+    const text = expectStr(path, 'strip');
     let dir = text.startsWith('/') ? this.root : this._current_dir;
     for (const dirName of stripSlashes(text).split('/')) {
       const next = dir._getItem(dirName);

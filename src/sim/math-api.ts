@@ -7,26 +7,11 @@
  * `logarithm` and `square_root` return mpmath / decimal objects, printed through their `repr`.
  */
 import { pyRound, pySum } from '../py/builtins.js';
+import { pyBinaryOp } from '../py/operators.js';
+import { isIntOrFloat, pyAbs, pyCompare, pyIterate, requireHashable } from '../py/ops.js';
 import { pyStr } from '../py/repr.js';
 import { PyException, pyDict, pyEquals, pyTruthy, pyTypeName, type PyDict, type PyValue } from '../py/value.js';
-import {
-  PyDecimal,
-  decimalSqrt,
-  isIntOrFloat,
-  mpDivide,
-  mpLog,
-  pyAbs,
-  pyAdd,
-  pyCompare,
-  pyIterate,
-  pyMultiply,
-  pyPower,
-  pySubtract,
-  pyTrueDivide,
-  requireHashable,
-  setDecimalPrecision,
-  setMpDps,
-} from './math-precision.js';
+import { PyDecimal, decimalSqrt, mpDivide, mpLog, pyPower, setDecimalPrecision, setMpDps } from './math-precision.js';
 import { SimulatedApi, opt, req, type MethodSignatures, type SimContext } from './simulated-api.js';
 
 const SIGNATURES: MethodSignatures = {
@@ -128,7 +113,7 @@ export class MathAPI extends SimulatedApi {
   mean(numbers: PyValue): PyValue {
     if (!pyTruthy(numbers)) return error('Cannot calculate mean of an empty list');
     return catching(['TypeError'], 'All elements in the list must be numbers', () =>
-      result(pyTrueDivide(pySumOf(numbers), pyLenOf(numbers))),
+      result(pyBinaryOp('/', pySumOf(numbers), pyLenOf(numbers))),
     );
   }
 
@@ -136,9 +121,10 @@ export class MathAPI extends SimulatedApi {
     if (!pyTruthy(numbers)) return error('Cannot calculate standard deviation of an empty list');
     return catching(['TypeError'], 'All elements in the list must be numbers', () => {
       const count = pyLenOf(numbers);
-      const mean = pyTrueDivide(pySumOf(numbers), count);
-      const squares = pyIterate(numbers).map((x) => pyPower(pySubtract(x, mean), 2n));
-      const variance = pyTrueDivide(pySum(squares), count);
+      const mean = pyBinaryOp('/', pySumOf(numbers), count);
+      const squares = pyIterate(numbers).map((x) => pyPower(pyBinaryOp('-', x, mean), 2n));
+      // A sum of numbers divided by an int: always a float.
+      const variance = pyBinaryOp('/', pySum(squares), count) as number;
       return result(Math.sqrt(variance));
     });
   }
@@ -153,7 +139,7 @@ export class MathAPI extends SimulatedApi {
     const fromMeters = typeof unit_out === 'string' ? FROM_METERS.get(unit_out) : undefined;
     if (fromMeters === undefined) return unsupported;
     return catching(['OverflowError'], 'Conversion resulted in a value too large to represent', () =>
-      result(pyMultiply(pyMultiply(value, toMeters), fromMeters)),
+      result(pyBinaryOp('*', pyBinaryOp('*', value, toMeters), fromMeters)),
     );
   }
 
@@ -166,30 +152,30 @@ export class MathAPI extends SimulatedApi {
       return error(`Conversion from '${pyStr(unit_in)}' to '${pyStr(unit_out)}' is not supported`);
     }
     return catching(['OverflowError'], 'Conversion resulted in a value too large to represent', () => {
-      if (unit_in === 'celsius' && unit_out === 'fahrenheit') return result(pyAdd(pyMultiply(value, factor), 32n));
-      if (unit_in === 'fahrenheit' && unit_out === 'celsius') return result(pyMultiply(pySubtract(value, 32n), factor));
-      return result(pyMultiply(value, factor));
+      if (unit_in === 'celsius' && unit_out === 'fahrenheit') return result(pyBinaryOp('+', pyBinaryOp('*', value, factor), 32n));
+      if (unit_in === 'fahrenheit' && unit_out === 'celsius') return result(pyBinaryOp('*', pyBinaryOp('-', value, 32n), factor));
+      return result(pyBinaryOp('*', value, factor));
     });
   }
 
   add(a: PyValue, b: PyValue): PyValue {
     // Python `+` also concatenates str, list and tuple; only a TypeError is turned into an error.
-    return catching(['TypeError'], 'Both inputs must be numbers', () => result(pyAdd(a, b)));
+    return catching(['TypeError'], 'Both inputs must be numbers', () => result(pyBinaryOp('+', a, b)));
   }
 
   subtract(a: PyValue, b: PyValue): PyValue {
-    return catching(['TypeError'], 'Both inputs must be numbers', () => result(pySubtract(a, b)));
+    return catching(['TypeError'], 'Both inputs must be numbers', () => result(pyBinaryOp('-', a, b)));
   }
 
   multiply(a: PyValue, b: PyValue): PyValue {
     if (!isIntOrFloat(a) || !isIntOrFloat(b)) return error('Both inputs must be numbers');
-    return catching(['TypeError'], 'Both inputs must be numbers', () => result(pyMultiply(a, b)));
+    return catching(['TypeError'], 'Both inputs must be numbers', () => result(pyBinaryOp('*', a, b)));
   }
 
   divide(a: PyValue, b: PyValue): PyValue {
     return catching(['TypeError'], 'Both inputs must be numbers', () => {
       if (pyEquals(b, 0n)) return error('Cannot divide by zero');
-      return result(pyTrueDivide(a, b));
+      return result(pyBinaryOp('/', a, b));
     });
   }
 
@@ -221,7 +207,7 @@ export class MathAPI extends SimulatedApi {
   percentage(part: PyValue, whole: PyValue): PyValue {
     return catching(['TypeError'], 'Both inputs must be numbers', () => {
       if (pyEquals(whole, 0n)) return error('Whole value cannot be zero');
-      return result(pyMultiply(pyTrueDivide(part, whole), 100n));
+      return result(pyBinaryOp('*', pyBinaryOp('/', part, whole), 100n));
     });
   }
 

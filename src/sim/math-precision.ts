@@ -1,6 +1,5 @@
 /**
- * Arbitrary-precision numbers for MathAPI, plus the Python numeric operators that MathAPI and
- * TradingBot need.
+ * Arbitrary-precision numbers for MathAPI, and Python's `**` on numbers.
  *
  * - `Mpf` / `Mpc`: the values `mpmath.log(x) / mpmath.log(b)` returns (mpmath 1.3.0, pure-Python
  *   backend, as pinned by BFCL). The executor prints them with `repr`, so the binary value and the
@@ -8,93 +7,21 @@
  *   mpmath's (fixed-point Taylor series with a cache, Machin formula for ln 2, Chudnovsky for pi)
  *   because the guard bits they leave decide the last rounding step.
  * - `PyDecimal`: the value `Decimal(x).sqrt()` returns under a context precision (Python `decimal`).
- * - Python arithmetic on `PyValue`s (`+ - * / **`, `abs`, comparisons, iteration, hashability) with
- *   CPython's result types and error messages, and exact helpers (`intTrueDivide`, `intToFloat`).
+ * - Python `**` on numbers (`pyPower`): CPython's `float_pow`, correctly rounded. The other Python
+ *   operators and numeric helpers are shared ones from `src/py/`.
  *
  * The precision of mpmath and of the decimal context are process-global in Python; they are
  * module-level state here for the same reason (see `MP_CONTEXT`, `DECIMAL_CONTEXT`).
  */
+import { PyComplex } from '../py/complex.js';
+import { bitLength, floatToRatio, floorDiv, intToFloat, roundRatioToFloat } from '../py/numbers.js';
+import { pyIntConvert } from '../py/ops.js';
 import { pyRepr } from '../py/repr.js';
-import { PyException, PyObject, PySet, PyTuple, pyEquals, pyTypeName, type PyValue } from '../py/value.js';
+import { PyException, PyObject, pyTypeName, type PyValue } from '../py/value.js';
 
 // =============================================================================================
-// Part 1 — Python numeric helpers
+// Part 1 — Python's `**` on numbers
 // =============================================================================================
-
-const FLOAT_MAX_EXPONENT = 1024;
-
-/** The exact value of a finite double as `mantissa * 2^exponent` (integer mantissa, sign included). */
-export function floatToRatio(x: number): { mantissa: bigint; exponent: number } {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, x);
-  const bits = view.getBigUint64(0);
-  const negative = bits >> 63n === 1n;
-  const biased = Number((bits >> 52n) & 0x7ffn);
-  const fraction = bits & 0xfffffffffffffn;
-  const mantissa = biased === 0 ? fraction : fraction | 0x10000000000000n;
-  const exponent = biased === 0 ? -1074 : biased - 1075;
-  return { mantissa: negative ? -mantissa : mantissa, exponent };
-}
-
-/** Number of bits of |n| (Python `int.bit_length()`). */
-export function bitLength(n: bigint): number {
-  if (n < 0n) n = -n;
-  return n === 0n ? 0 : n.toString(2).length;
-}
-
-/** Python `a // b` on ints (floor division; BigInt `/` truncates toward zero). */
-export function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
-}
-
-/**
- * The double nearest to `num / den` (ties to even), or ±Infinity when it overflows.
- * Both Python's int→float conversion and int/int true division are correctly rounded.
- */
-function roundRatioToFloat(num: bigint, den: bigint): number {
-  if (den < 0n) {
-    num = -num;
-    den = -den;
-  }
-  if (num === 0n) return 0;
-  const negative = num < 0n;
-  if (negative) num = -num;
-  // Pick e so that q = num / (den * 2^e) has 53 bits; subnormals fix e at -1074 (fewer bits).
-  let e = bitLength(num) - bitLength(den) - 52;
-  const quotient = (exp: number): [bigint, bigint, bigint] => {
-    const n = exp < 0 ? num << BigInt(-exp) : num;
-    const d = exp > 0 ? den << BigInt(exp) : den;
-    return [n / d, n % d, d];
-  };
-  let [q, r, d] = quotient(e);
-  if (bitLength(q) < 53) [q, r, d] = quotient(--e);
-  if (e < -1074) [q, r, d] = quotient((e = -1074));
-  if (2n * r > d || (2n * r === d && (q & 1n) === 1n)) q += 1n;
-  if (bitLength(q) > 53) {
-    q >>= 1n; // q was 2^53 after rounding up: still exact
-    e += 1;
-  }
-  if (bitLength(q) + e > FLOAT_MAX_EXPONENT) return negative ? -Infinity : Infinity;
-  const value = Number(q) * 2 ** e; // q < 2^53 and e >= -1074: exact
-  return negative ? -value : value;
-}
-
-/** Python `float(n)` for an int: correctly rounded; `OverflowError` when too large. */
-export function intToFloat(n: bigint): number {
-  const x = Number(n); // the spec rounds BigInt→Number to nearest, ties to even
-  if (!Number.isFinite(x)) throw new PyException('OverflowError', 'int too large to convert to float');
-  return x;
-}
-
-/** Python `a / b` for two ints: the correctly rounded quotient. */
-export function intTrueDivide(a: bigint, b: bigint): number {
-  if (b === 0n) throw new PyException('ZeroDivisionError', 'division by zero');
-  if (a === 0n) return b < 0n ? -0 : 0; // 0 / -5 is -0.0 in Python
-  const q = roundRatioToFloat(a, b);
-  if (!Number.isFinite(q)) throw new PyException('OverflowError', 'integer division result too large for a float');
-  return q;
-}
 
 /** Python's numeric tower value of int, float or bool (bool is an int). */
 type PyNumber = bigint | number;
@@ -105,89 +32,11 @@ function asNumber(v: PyValue): PyNumber | undefined {
   return undefined;
 }
 
-/** Python `isinstance(v, (int, float))` (true for bool). */
-export function isIntOrFloat(v: PyValue): v is bigint | number | boolean {
-  return asNumber(v) !== undefined;
-}
-
 const RANGE_ERROR = "(34, 'Numerical result out of range')";
-
-function unsupportedOperands(op: string, a: PyValue, b: PyValue): PyException {
-  return new PyException(
-    'TypeError',
-    `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`,
-  );
-}
-
-/** Python `a + b` (numbers, and concatenation of str, list and tuple). */
-export function pyAdd(a: PyValue, b: PyValue, opText = '+'): PyValue {
-  const x = asNumber(a);
-  const y = asNumber(b);
-  if (x !== undefined && y !== undefined) {
-    if (typeof x === 'bigint' && typeof y === 'bigint') return x + y;
-    return toFloatOperand(x) + toFloatOperand(y);
-  }
-  if (typeof a === 'string') {
-    if (typeof b === 'string') return a + b;
-    throw new PyException('TypeError', `can only concatenate str (not "${pyTypeName(b)}") to str`);
-  }
-  if (Array.isArray(a)) {
-    if (Array.isArray(b)) return [...a, ...b];
-    throw new PyException('TypeError', `can only concatenate list (not "${pyTypeName(b)}") to list`);
-  }
-  if (a instanceof PyTuple) {
-    if (b instanceof PyTuple) return new PyTuple([...a.items, ...b.items]);
-    throw new PyException('TypeError', `can only concatenate tuple (not "${pyTypeName(b)}") to tuple`);
-  }
-  throw unsupportedOperands(opText, a, b);
-}
-
-/** Python `a - b` (numbers, and set difference). */
-export function pySubtract(a: PyValue, b: PyValue, opText = '-'): PyValue {
-  const x = asNumber(a);
-  const y = asNumber(b);
-  if (x !== undefined && y !== undefined) {
-    if (typeof x === 'bigint' && typeof y === 'bigint') return x - y;
-    return toFloatOperand(x) - toFloatOperand(y);
-  }
-  if (a instanceof PySet && b instanceof PySet) {
-    return new PySet([...a.items].filter((item) => ![...b.items].some((other) => pyEquals(item, other))));
-  }
-  throw unsupportedOperands(opText, a, b);
-}
-
-/** Python `a * b` for numbers (MathAPI type-checks before multiplying). */
-export function pyMultiply(a: PyValue, b: PyValue): PyValue {
-  const x = asNumber(a);
-  const y = asNumber(b);
-  if (x === undefined || y === undefined) throw unsupportedOperands('*', a, b);
-  if (typeof x === 'bigint' && typeof y === 'bigint') return x * y;
-  return toFloatOperand(x) * toFloatOperand(y);
-}
-
-/** Python `a / b` (true division) for numbers. */
-export function pyTrueDivide(a: PyValue, b: PyValue): number {
-  const x = asNumber(a);
-  const y = asNumber(b);
-  if (x === undefined || y === undefined) throw unsupportedOperands('/', a, b);
-  if (typeof x === 'bigint' && typeof y === 'bigint') return intTrueDivide(x, y);
-  const fx = toFloatOperand(x);
-  const fy = toFloatOperand(y);
-  if (fy === 0) throw new PyException('ZeroDivisionError', 'float division by zero');
-  return fx / fy;
-}
 
 /** An int operand of mixed int/float arithmetic becomes a float (OverflowError when too large). */
 function toFloatOperand(v: PyNumber): number {
   return typeof v === 'bigint' ? intToFloat(v) : v;
-}
-
-/** Python `abs(v)`. */
-export function pyAbs(v: PyValue): PyValue {
-  const x = asNumber(v);
-  if (x === undefined) throw new PyException('TypeError', `bad operand type for abs(): '${pyTypeName(v)}'`);
-  if (typeof x === 'bigint') return x < 0n ? -x : x;
-  return Math.abs(x);
 }
 
 // Ints beyond this many bits are not computed (Python would, slowly); an explicit error is kinder.
@@ -299,44 +148,6 @@ function expToFloat(t: bigint): number {
   return shift >= 0n ? roundRatioToFloat(sum << shift, 1n) : roundRatioToFloat(sum, 1n << -shift);
 }
 
-/** A Python complex number (only produced by `negative ** fractional`). */
-export class PyComplex extends PyObject {
-  readonly pyTypeName = 'complex';
-  constructor(
-    readonly real: number,
-    readonly imag: number,
-  ) {
-    super();
-  }
-
-  /** CPython `complex.__repr__`: `(a+bj)`, or `bj` alone when the real part is +0.0. */
-  override pyRepr(): string {
-    if (this.real === 0 && !Object.is(this.real, -0)) return `${shortFloatRepr(this.imag)}j`;
-    const negativeImag = this.imag < 0 || Object.is(this.imag, -0);
-    const imagText = shortFloatRepr(negativeImag ? -this.imag : this.imag);
-    return `(${shortFloatRepr(this.real)}${negativeImag ? '-' : '+'}${imagText}j)`;
-  }
-
-  override pyEquals(other: PyValue): boolean {
-    if (other instanceof PyComplex) return this.real === other.real && this.imag === other.imag;
-    const x = asNumber(other);
-    return x !== undefined && this.imag === 0 && this.real === Number(x);
-  }
-}
-
-/** `format(v, 'r')` as complex repr uses it: like float repr but without a forced `.0`. */
-function shortFloatRepr(v: number): string {
-  if (Number.isNaN(v)) return 'nan';
-  if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
-  const [mantissa, expText] = v.toExponential().split('e') as [string, string];
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 16) {
-    return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  }
-  // toString gives the shortest round-trip digits in positional form for this exponent range.
-  return Object.is(v, -0) ? '-0' : String(v);
-}
-
 /** CPython `c_pow` for a negative real base and a real, non-integral exponent. */
 function complexPowOfNegative(base: number, exponent: number): PyComplex {
   const vabs = Math.abs(base);
@@ -348,87 +159,6 @@ function complexPowOfNegative(base: number, exponent: number): PyComplex {
     throw new PyException('OverflowError', 'complex exponentiation');
   }
   return new PyComplex(real, imag);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Comparisons, membership and subscripts
-
-export type ComparisonOperator = '<' | '<=' | '>' | '>=';
-
-/** Python `a < b` etc. for the orderable values a model can pass (numbers, str, list, tuple). */
-export function pyCompare(op: ComparisonOperator, a: PyValue, b: PyValue): boolean {
-  const order = pyOrder(a, b, op);
-  if (order === undefined) return false; // NaN compares false with everything
-  switch (op) {
-    case '<':
-      return order < 0;
-    case '<=':
-      return order <= 0;
-    case '>':
-      return order > 0;
-    case '>=':
-      return order >= 0;
-  }
-}
-
-/** -1/0/1, undefined for unordered (NaN), or TypeError for types Python cannot order. */
-function pyOrder(a: PyValue, b: PyValue, op: ComparisonOperator): number | undefined {
-  const x = asNumber(a);
-  const y = asNumber(b);
-  if (x !== undefined && y !== undefined) {
-    if ((typeof x === 'number' && Number.isNaN(x)) || (typeof y === 'number' && Number.isNaN(y))) return undefined;
-    // Mixed bigint/number comparison is exact in JS, as in Python.
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  if (typeof a === 'string' && typeof b === 'string') {
-    return compareByCodePoint(a, b);
-  }
-  const seqA = Array.isArray(a) ? a : undefined;
-  const seqB = Array.isArray(b) ? b : undefined;
-  const tupA = a instanceof PyTuple ? a.items : undefined;
-  const tupB = b instanceof PyTuple ? b.items : undefined;
-  const left = seqA && seqB ? seqA : tupA && tupB ? tupA : undefined;
-  const right = seqA && seqB ? seqB : tupA && tupB ? tupB : undefined;
-  if (left && right) {
-    for (let i = 0; i < Math.min(left.length, right.length); i++) {
-      if (pyEquals(left[i]!, right[i]!)) continue;
-      return pyOrder(left[i]!, right[i]!, op);
-    }
-    return left.length - right.length < 0 ? -1 : left.length > right.length ? 1 : 0;
-  }
-  throw new PyException(
-    'TypeError',
-    `'${op}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`,
-  );
-}
-
-function compareByCodePoint(a: string, b: string): number {
-  const ia = [...a];
-  const ib = [...b];
-  for (let i = 0; i < Math.min(ia.length, ib.length); i++) {
-    const ca = ia[i]!.codePointAt(0)!;
-    const cb = ib[i]!.codePointAt(0)!;
-    if (ca !== cb) return ca < cb ? -1 : 1;
-  }
-  return ia.length < ib.length ? -1 : ia.length > ib.length ? 1 : 0;
-}
-
-/** Raise Python's TypeError when a value cannot be a dict key or set member. */
-export function requireHashable(v: PyValue): void {
-  if (Array.isArray(v) || v instanceof Map || v instanceof PySet) {
-    throw new PyException('TypeError', `unhashable type: '${pyTypeName(v)}'`);
-  }
-  if (v instanceof PyTuple) v.items.forEach(requireHashable);
-}
-
-/** The items `for x in v` visits (list, tuple, set, dict keys, str characters); TypeError otherwise. */
-export function pyIterate(v: PyValue): PyValue[] {
-  if (Array.isArray(v)) return v;
-  if (v instanceof PyTuple) return v.items;
-  if (v instanceof PySet) return [...v.items];
-  if (v instanceof Map) return [...v.keys()];
-  if (typeof v === 'string') return [...v];
-  throw new PyException('TypeError', `'${pyTypeName(v)}' object is not iterable`);
 }
 
 // =============================================================================================
@@ -1172,26 +902,6 @@ export const MP_CONTEXT = { prec: 53, dps: 15 };
 
 // Precisions above this would take Python minutes to hours; refuse them instead of hanging.
 const MAX_MP_PREC = 200_000;
-
-/** Python `int(v)` as `mp.dps = v` applies it (float truncates, str parses, bool is 0/1). */
-export function pyIntConvert(v: PyValue): bigint {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'boolean') return v ? 1n : 0n;
-  if (typeof v === 'number') {
-    if (Number.isNaN(v)) throw new PyException('ValueError', 'cannot convert float NaN to integer');
-    if (!Number.isFinite(v)) throw new PyException('OverflowError', 'cannot convert float infinity to integer');
-    return BigInt(Math.trunc(v));
-  }
-  if (typeof v === 'string') {
-    const text = v.trim();
-    if (/^[+-]?\d+(_\d+)*$/.test(text)) return BigInt(text.replace(/_/g, ''));
-    throw new PyException('ValueError', `invalid literal for int() with base 10: ${pyRepr(v)}`);
-  }
-  throw new PyException(
-    'TypeError',
-    `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`,
-  );
-}
 
 /** `mpmath.mp.dps = n`. */
 export function setMpDps(n: PyValue): void {

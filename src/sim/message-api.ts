@@ -5,24 +5,23 @@
  * a list of one-entry dicts `{receiver_id: message}` holding every message ever sent, and message
  * ids come from a per-instance CPython-compatible random generator.
  */
+import {
+  augmented,
+  dictContains,
+  dictGetOr,
+  dictLookup,
+  dictSet,
+  expectListFor,
+  getItem,
+  hashKey,
+  lower,
+  noAttribute,
+  pyContains,
+} from '../py/ops.js';
 import { PyRandom } from '../py/random.js';
 import { pyStr } from '../py/repr.js';
-import {
-  PyException,
-  PyObject,
-  PySet,
-  PyTuple,
-  dictHas,
-  listContains,
-  pyDict,
-  pyEquals,
-  pyTruthy,
-  pyTypeName,
-  setHas,
-  type PyDict,
-  type PyKey,
-  type PyValue,
-} from '../py/value.js';
+import { PyException, PySet, listContains, pyDict, pyEquals, pyTruthy, setHas, type PyDict, type PyKey, type PyValue } from '../py/value.js';
+import { randomSeed } from './scenario.js';
 import { SimulatedApi, req, type MethodSignatures, type SimContext } from './simulated-api.js';
 
 /** Seed of `_random` when the scenario has no `random_seed`. */
@@ -77,13 +76,14 @@ export class MessageAPI extends SimulatedApi {
   }
 
   _loadScenario(scenario: PyDict, _longContext: boolean): void {
-    this._random = new PyRandom(seedOf(scenarioGet(scenario, 'random_seed', DEFAULT_RANDOM_SEED)));
-    this.generated_ids = scenarioGet(scenario, 'generated_ids', new PySet());
-    this.user_count = scenarioGet(scenario, 'user_count', 4n);
-    this.user_map = expectDict(scenarioGet(scenario, 'user_map', defaultUserMap()), 'user_map');
-    this.inbox = expectList(scenarioGet(scenario, 'inbox', defaultInbox()), 'inbox');
-    this.message_count = scenarioGet(scenario, 'message_count', 3n);
-    this.current_user = scenarioGet(scenario, 'current_user', null);
+    const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);
+    this._random = new PyRandom(randomSeed(get('random_seed', DEFAULT_RANDOM_SEED)));
+    this.generated_ids = get('generated_ids', new PySet());
+    this.user_count = get('user_count', 4n);
+    this.user_map = this._scenarioDict(scenario, 'user_map', defaultUserMap());
+    this.inbox = this._scenarioList(scenario, 'inbox', defaultInbox());
+    this.message_count = get('message_count', 3n);
+    this.current_user = get('current_user', null);
   }
 
   /** A fresh message id: redrawn while it collides with an id already handed out. */
@@ -92,9 +92,7 @@ export class MessageAPI extends SimulatedApi {
     while (pyContains(this.generated_ids, newId)) {
       newId = this._random.randint(MESSAGE_ID_MIN, MESSAGE_ID_MAX);
     }
-    if (!(this.generated_ids instanceof PySet)) {
-      throw new PyException('AttributeError', `'${pyTypeName(this.generated_ids)}' object has no attribute 'add'`);
-    }
+    if (!(this.generated_ids instanceof PySet)) throw noAttribute(this.generated_ids, 'add');
     this.generated_ids.items.add(newId);
     return pyDict({ new_id: newId });
   }
@@ -104,10 +102,10 @@ export class MessageAPI extends SimulatedApi {
   }
 
   get_user_id(user: PyValue): PyValue {
-    if (!dictHas(this.user_map, hashable(user))) {
+    if (!dictContains(this.user_map, user)) {
       return errorResult(`User '${pyStr(user)}' not found in the workspace.`);
     }
-    return pyDict({ user_id: lookup(this.user_map, user) });
+    return pyDict({ user_id: getItem(this.user_map, user) });
   }
 
   message_login(user_id: PyValue): PyValue {
@@ -128,8 +126,8 @@ export class MessageAPI extends SimulatedApi {
       return errorResult(`Receiver ID '${pyStr(receiver_id)}' not found.`);
     }
     const messageId = this._generateId();
-    this.inbox.push(new Map([[hashable(receiver_id), message]]));
-    this.message_count = increment(this.message_count);
+    this.inbox.push(new Map([[hashKey(receiver_id), message]]));
+    this.message_count = augmented('+', this.message_count, 1n);
     return pyDict({
       sent_status: true,
       message_id: messageId,
@@ -163,19 +161,19 @@ export class MessageAPI extends SimulatedApi {
     const sent: PyDict = new Map();
     for (const message of this.inbox) {
       const [receiver, content] = firstItem(message);
-      const existing = lookupOrUndefined(sent, receiver);
+      const existing = dictLookup(sent, receiver);
       if (existing === undefined) dictSet(sent, receiver, [content]);
-      else appendTo(existing, content);
+      else expectListFor(existing, 'append').push(content);
     }
     return pyDict({ messages: sent });
   }
 
   add_contact(user_name: PyValue): PyValue {
-    if (dictHas(this.user_map, hashable(user_name))) {
+    if (dictContains(this.user_map, user_name)) {
       return errorResult(`User name '${pyStr(user_name)}' already exists.`);
     }
     // The count goes up even when the resulting id turns out to be taken.
-    this.user_count = increment(this.user_count);
+    this.user_count = augmented('+', this.user_count, 1n);
     const userId = `USR${zfill(pyStr(this.user_count), 3)}`;
     if (listContains([...this.user_map.values()], userId)) {
       return errorResult(`User ID '${userId}' already exists.`);
@@ -223,107 +221,12 @@ function errorResult(message: string): PyDict {
   return pyDict({ error: message });
 }
 
-/** `scenario.get(key, fallback)`: a key present with value None gives None, not the fallback. */
-function scenarioGet(scenario: PyDict, key: string, fallback: PyValue): PyValue {
-  return scenario.has(key) ? scenario.get(key)! : fallback;
-}
-
-function expectDict(v: PyValue, name: string): PyDict {
-  if (v instanceof Map) return v;
-  throw new PyException('TypeError', `MessageAPI scenario '${name}' must be a dict, not ${pyTypeName(v)}`);
-}
-
-function expectList(v: PyValue, name: string): PyValue[] {
-  if (Array.isArray(v)) return v;
-  throw new PyException('TypeError', `MessageAPI scenario '${name}' must be a list, not ${pyTypeName(v)}`);
-}
-
-function seedOf(v: PyValue): bigint | number {
-  if (typeof v === 'bigint' || typeof v === 'number') return v;
-  if (typeof v === 'boolean') return v ? 1n : 0n;
-  throw new PyException('TypeError', `unsupported random seed type: '${pyTypeName(v)}'`);
-}
-
-/** The value as a dict key; Python raises TypeError for lists, dicts and sets. */
-function hashable(v: PyValue): PyKey {
-  if (Array.isArray(v) || v instanceof Map || v instanceof PySet) {
-    throw new PyException('TypeError', `unhashable type: '${pyTypeName(v)}'`);
-  }
-  if (v instanceof PyTuple) {
-    v.items.forEach(hashable);
-    return v;
-  }
-  // Other objects (only Ellipsis can come from a call) hash by identity in Python; a Map can hold
-  // them as keys too, and every printer of dict keys accepts them.
-  if (v instanceof PyObject) return v as unknown as PyKey;
-  return v;
-}
-
-/** `d[k]` for a key known to be present. */
-function lookup(d: PyDict, key: PyValue): PyValue {
-  return lookupOrUndefined(d, key) ?? null;
-}
-
-function lookupOrUndefined(d: PyDict, key: PyValue): PyValue | undefined {
-  const k = hashable(key);
-  if (d.has(k)) return d.get(k);
-  for (const [existing, value] of d) if (pyEquals(existing, k)) return value;
-  return undefined;
-}
-
-/** `d[k] = v`: an equal existing key keeps its identity and position. */
-function dictSet(d: PyDict, key: PyValue, value: PyValue): void {
-  const k = hashable(key);
-  if (!d.has(k)) {
-    for (const existing of d.keys()) {
-      if (pyEquals(existing, k)) {
-        d.set(existing, value);
-        return;
-      }
-    }
-  }
-  d.set(k, value);
-}
-
-/** `x in container` for the containers `generated_ids` can hold. */
-function pyContains(container: PyValue, x: bigint): boolean {
-  if (container instanceof PySet) return setHas(container, x);
-  if (Array.isArray(container)) return listContains(container, x);
-  if (container instanceof Map) return dictHas(container, x);
-  throw new PyException('TypeError', `argument of type '${pyTypeName(container)}' is not iterable`);
-}
-
 /** `list(message.items())[0]` of an inbox entry. */
 function firstItem(message: PyValue): [PyKey, PyValue] {
-  if (!(message instanceof Map)) {
-    throw new PyException('AttributeError', `'${pyTypeName(message)}' object has no attribute 'items'`);
-  }
+  if (!(message instanceof Map)) throw noAttribute(message, 'items');
   const first = message.entries().next();
   if (first.done === true) throw new PyException('IndexError', 'list index out of range');
   return first.value;
-}
-
-function appendTo(list: PyValue, item: PyValue): void {
-  if (!Array.isArray(list)) {
-    throw new PyException('AttributeError', `'${pyTypeName(list)}' object has no attribute 'append'`);
-  }
-  list.push(item);
-}
-
-/** `s.lower()`; any other type has no `lower` attribute. */
-function lower(s: PyValue): string {
-  if (typeof s !== 'string') {
-    throw new PyException('AttributeError', `'${pyTypeName(s)}' object has no attribute 'lower'`);
-  }
-  return s.toLowerCase();
-}
-
-/** `x += 1` on a counter (an int in every scenario). */
-function increment(v: PyValue): PyValue {
-  if (typeof v === 'bigint') return v + 1n;
-  if (typeof v === 'number') return v + 1;
-  if (typeof v === 'boolean') return (v ? 1n : 0n) + 1n;
-  throw new PyException('TypeError', `unsupported operand type(s) for +=: '${pyTypeName(v)}' and 'int'`);
 }
 
 /** Python `str.zfill(width)`: zeros after a leading sign. */

@@ -1,4 +1,6 @@
+import { dictGetOr } from '../py/ops.js';
 import type { PyDict, PyValue } from '../py/value.js';
+import { expectDict, expectList } from './scenario.js';
 
 /** Marks a parameter without a default value (a required Python parameter). */
 export const REQUIRED: unique symbol = Symbol('required');
@@ -47,6 +49,16 @@ export abstract class SimulatedApi {
 
   /** The reference's `_load_scenario(scenario, long_context)`. Stateless classes do nothing. */
   abstract _loadScenario(scenario: PyDict, longContext: boolean): void;
+
+  /** `scenario.get(key, fallback)` for a state value that the methods use as a dict. */
+  protected _scenarioDict(scenario: PyDict, key: string, fallback: PyDict): PyDict {
+    return expectDict(dictGetOr(scenario, key, fallback), `${this._className} scenario '${key}'`);
+  }
+
+  /** `scenario.get(key, fallback)` for a state value that the methods use as a list. */
+  protected _scenarioList(scenario: PyDict, key: string, fallback: PyValue[]): PyValue[] {
+    return expectList(dictGetOr(scenario, key, fallback), `${this._className} scenario '${key}'`);
+  }
 
   /** `vars(instance)` without private names, in assignment order. */
   _publicState(): [string, PyValue][] {

@@ -5,21 +5,9 @@
  * found by their `id` field; any non-empty username/password pair logs in.
  */
 import { compareCodePoints } from '../py/builtins.js';
-import { pyRepr, pyStr } from '../py/repr.js';
-import {
-  PyException,
-  PyObject,
-  PySet,
-  PyTuple,
-  listContains,
-  pyDict,
-  pyEquals,
-  pyTruthy,
-  pyTypeName,
-  type PyDict,
-  type PyKey,
-  type PyValue,
-} from '../py/value.js';
+import { augmented, dictGetOr, dictSet, expectDictFor, expectStrItems, getItem, lower, pyCompare } from '../py/ops.js';
+import { pyStr } from '../py/repr.js';
+import { listContains, pyDict, pyEquals, pyTruthy, type PyDict, type PyKey, type PyValue } from '../py/value.js';
 import { SimulatedApi, opt, req, type MethodSignatures, type SimContext } from './simulated-api.js';
 
 /** Allowed priorities, 5 being the most urgent. */
@@ -57,20 +45,16 @@ export class TicketAPI extends SimulatedApi {
   }
 
   _loadScenario(scenario: PyDict, _longContext: boolean): void {
-    const queue = scenarioGet(scenario, 'ticket_queue', []);
-    if (!Array.isArray(queue)) {
-      throw new PyException('TypeError', `TicketAPI scenario 'ticket_queue' must be a list, not ${pyTypeName(queue)}`);
-    }
-    this.ticket_queue = queue;
-    this.ticket_counter = scenarioGet(scenario, 'ticket_counter', 1n);
-    this.current_user = scenarioGet(scenario, 'current_user', null);
+    this.ticket_queue = this._scenarioList(scenario, 'ticket_queue', []);
+    this.ticket_counter = dictGetOr(scenario, 'ticket_counter', 1n);
+    this.current_user = dictGetOr(scenario, 'current_user', null);
   }
 
   create_ticket(title: PyValue, description: PyValue, priority: PyValue): PyValue {
     if (!pyTruthy(this.current_user)) {
       return pyDict({ error: 'User not authenticated. Please log in to create a ticket.' });
     }
-    if (compareToInt('<', priority, MIN_PRIORITY) || compareToInt('>', priority, MAX_PRIORITY)) {
+    if (pyCompare('<', priority, MIN_PRIORITY) || pyCompare('>', priority, MAX_PRIORITY)) {
       return pyDict({ error: 'Invalid priority. Priority must be between 1 and 5.' });
     }
     const ticket = pyDict({
@@ -82,7 +66,7 @@ export class TicketAPI extends SimulatedApi {
       created_by: this.current_user,
     });
     this.ticket_queue.push(ticket);
-    this.ticket_counter = increment(this.ticket_counter);
+    this.ticket_counter = augmented('+', this.ticket_counter, 1n);
     return ticket;
   }
 
@@ -114,12 +98,10 @@ export class TicketAPI extends SimulatedApi {
   edit_ticket(ticket_id: PyValue, updates: PyValue): PyValue {
     const ticket = this._findTicket(ticket_id);
     if (ticket === undefined) return ticketNotFound(ticket_id);
-    if (!(updates instanceof Map)) {
-      throw new PyException('AttributeError', `'${pyTypeName(updates)}' object has no attribute 'keys'`);
-    }
-    const invalid = invalidFields([...updates.keys()]);
+    const changes = expectDictFor(updates, 'keys');
+    const invalid = invalidFields([...changes.keys()]);
     if (invalid.length > 0) return pyDict({ error: `Invalid fields for update: ${invalid.join(', ')}` });
-    for (const [key, value] of updates) {
+    for (const [key, value] of changes) {
       if (value !== null) dictSet(ticket, key, value);
     }
     return pyDict({ status: `Ticket ${pyStr(ticket_id)} has been updated successfully.` });
@@ -169,11 +151,6 @@ export class TicketAPI extends SimulatedApi {
 // ---------------------------------------------------------------------------------------------
 // Python operations used above
 
-/** `scenario.get(key, fallback)`: a key present with value None gives None, not the fallback. */
-function scenarioGet(scenario: PyDict, key: string, fallback: PyValue): PyValue {
-  return scenario.has(key) ? scenario.get(key)! : fallback;
-}
-
 /**
  * `set(updates.keys()) - valid_fields`, joined with `', '` by the caller.
  * BFCL parity: ticket_api.py::edit_ticket — the invalid fields are joined in set iteration order,
@@ -187,76 +164,5 @@ function invalidFields(keys: PyKey[]): string[] {
     if (!listContains(invalid, key)) invalid.push(key);
   }
   // `str.join` accepts only strings.
-  const nonString = invalid.findIndex((key) => typeof key !== 'string');
-  if (nonString >= 0) {
-    throw new PyException(
-      'TypeError',
-      `sequence item ${nonString}: expected str instance, ${pyTypeName(invalid[nonString]!)} found`,
-    );
-  }
-  return (invalid as string[]).sort(compareCodePoints);
-}
-
-/** Python `value < bound` / `value > bound` for an int bound; non-numbers raise TypeError. */
-function compareToInt(op: '<' | '>', value: PyValue, bound: bigint): boolean {
-  let n: bigint | number;
-  if (typeof value === 'bigint' || typeof value === 'number') n = value;
-  else if (typeof value === 'boolean') n = value ? 1n : 0n;
-  else {
-    throw new PyException('TypeError', `'${op}' not supported between instances of '${pyTypeName(value)}' and 'int'`);
-  }
-  return op === '<' ? n < bound : n > bound;
-}
-
-/** The value as a dict key; Python raises TypeError for lists, dicts and sets. */
-function hashable(v: PyValue): PyKey {
-  if (Array.isArray(v) || v instanceof Map || v instanceof PySet) {
-    throw new PyException('TypeError', `unhashable type: '${pyTypeName(v)}'`);
-  }
-  if (v instanceof PyTuple) {
-    v.items.forEach(hashable);
-    return v;
-  }
-  // Other objects (only Ellipsis can come from a call) hash by identity in Python.
-  if (v instanceof PyObject) return v as unknown as PyKey;
-  return v;
-}
-
-/** `d[k] = v`: an equal existing key keeps its identity and position. */
-function dictSet(d: PyDict, key: PyValue, value: PyValue): void {
-  const k = hashable(key);
-  if (!d.has(k)) {
-    for (const existing of d.keys()) {
-      if (pyEquals(existing, k)) {
-        d.set(existing, value);
-        return;
-      }
-    }
-  }
-  d.set(k, value);
-}
-
-/** `ticket[key]` on a ticket dict; a missing key raises KeyError. */
-function getItem(ticket: PyValue, key: string): PyValue {
-  if (!(ticket instanceof Map)) {
-    throw new PyException('TypeError', `'${pyTypeName(ticket)}' object is not subscriptable`);
-  }
-  if (!ticket.has(key)) throw new PyException('KeyError', pyRepr(key));
-  return ticket.get(key)!;
-}
-
-/** `s.lower()`; any other type has no `lower` attribute. */
-function lower(s: PyValue): string {
-  if (typeof s !== 'string') {
-    throw new PyException('AttributeError', `'${pyTypeName(s)}' object has no attribute 'lower'`);
-  }
-  return s.toLowerCase();
-}
-
-/** `x += 1` on the ticket counter (an int in every scenario). */
-function increment(v: PyValue): PyValue {
-  if (typeof v === 'bigint') return v + 1n;
-  if (typeof v === 'number') return v + 1;
-  if (typeof v === 'boolean') return (v ? 1n : 0n) + 1n;
-  throw new PyException('TypeError', `unsupported operand type(s) for +=: '${pyTypeName(v)}' and 'int'`);
+  return expectStrItems(invalid).sort(compareCodePoints);
 }

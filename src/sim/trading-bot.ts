@@ -6,12 +6,30 @@
  * Prices and balances stay floats, so `json.dumps` prints them with a `.0` where Python does.
  */
 import { formatFixed } from '../py/builtins.js';
+import { daysSinceYearOne, strptime, type StrptimeFormat } from '../py/datetime.js';
+import { pyBinaryOp } from '../py/operators.js';
+import {
+  augmented,
+  dictContains,
+  dictGetOr,
+  expectDictFor,
+  expectStr,
+  getItem,
+  joinStrings,
+  lower,
+  pyAbs,
+  pyCompare,
+  pyFloat,
+  pyIntConvert,
+  pyIterate,
+  requireHashable,
+  setItem,
+} from '../py/ops.js';
 import { PyRandom } from '../py/random.js';
 import { pyRepr, pyStr } from '../py/repr.js';
 import {
   PY_ELLIPSIS,
   PyException,
-  dictGet,
   listContains,
   pyDict,
   pyEquals,
@@ -21,25 +39,8 @@ import {
   type PyKey,
   type PyValue,
 } from '../py/value.js';
-import {
-  intToFloat,
-  pyAbs,
-  pyAdd,
-  pyCompare,
-  pyIntConvert,
-  pyIterate,
-  pyMultiply,
-  pySubtract,
-  requireHashable,
-} from './math-precision.js';
-import {
-  SimulatedApi,
-  opt,
-  req,
-  type LongContextData,
-  type MethodSignatures,
-  type SimContext,
-} from './simulated-api.js';
+import { randomSeed } from './scenario.js';
+import { SimulatedApi, opt, req, type LongContextData, type MethodSignatures, type SimContext } from './simulated-api.js';
 
 const SIGNATURES: MethodSignatures = {
   get_current_time: [],
@@ -131,95 +132,20 @@ const CURRENT_TIME_TEXT = '10:30 AM';
 const SECONDS_PER_DAY = 86400n;
 
 // ---------------------------------------------------------------------------------------------
-// Python helpers for dict/list access with the reference's exceptions
-
-/** The key object a dict already holds for `key` (Python keeps the first key of equal ones). */
-function existingKey(d: PyDict, key: PyKey): PyKey {
-  if (d.has(key)) return key;
-  for (const k of d.keys()) if (pyEquals(k, key)) return k;
-  return key;
-}
-
-/** Python `key in d` for a dict (TypeError for an unhashable key). */
-function dictContains(d: PyDict, key: PyValue): boolean {
-  requireHashable(key);
-  return dictGet(d, key as PyKey) !== undefined;
-}
-
-/** Python `container[key]`. */
-function getItem(container: PyValue, key: PyValue): PyValue {
-  if (container instanceof Map) {
-    requireHashable(key);
-    const value = dictGet(container, key as PyKey);
-    if (value === undefined) throw new PyException('KeyError', pyRepr(key));
-    return value;
-  }
-  if (Array.isArray(container) || typeof container === 'string') {
-    const kind = Array.isArray(container) ? 'list' : 'string';
-    const index = typeof key === 'boolean' ? BigInt(key) : key;
-    if (typeof index !== 'bigint') {
-      const message = Array.isArray(container)
-        ? `list indices must be integers or slices, not ${pyTypeName(key)}`
-        : `string indices must be integers, not '${pyTypeName(key)}'`;
-      throw new PyException('TypeError', message);
-    }
-    const items = Array.isArray(container) ? container : [...container];
-    const i = Number(index < 0n ? index + BigInt(items.length) : index);
-    if (i < 0 || i >= items.length) throw new PyException('IndexError', `${kind} index out of range`);
-    return items[i] as PyValue;
-  }
-  throw new PyException('TypeError', `'${pyTypeName(container)}' object is not subscriptable`);
-}
-
-/** Python `container[key] = value` for a dict (the only kind the reference assigns into). */
-function setItem(container: PyValue, key: PyValue, value: PyValue): void {
-  if (!(container instanceof Map)) {
-    throw new PyException('TypeError', `'${pyTypeName(container)}' object does not support item assignment`);
-  }
-  requireHashable(key);
-  container.set(existingKey(container, key as PyKey), value);
-}
-
-/** Python `d.get(key, default)` on a value that must be a dict. */
-function dictGetOr(d: PyValue, key: PyValue, fallback: PyValue): PyValue {
-  if (!(d instanceof Map)) throw new PyException('AttributeError', `'${pyTypeName(d)}' object has no attribute 'get'`);
-  requireHashable(key);
-  const value = dictGet(d, key as PyKey);
-  return value === undefined ? fallback : value;
-}
+// Python operations specific to this class
 
 /** Python `d.copy()` on a value that must be a dict. */
-function copyDict(d: PyValue): PyDict {
-  if (!(d instanceof Map)) throw new PyException('AttributeError', `'${pyTypeName(d)}' object has no attribute 'copy'`);
-  return new Map(d);
-}
-
-/** Python `float(x)` for the numbers a model passes (ints may overflow). */
-function toPyFloat(x: PyValue): number {
-  if (typeof x === 'number') return x;
-  if (typeof x === 'bigint') return intToFloat(x);
-  if (typeof x === 'boolean') return x ? 1 : 0;
-  throw new PyException('TypeError', `float() argument must be a string or a real number, not '${pyTypeName(x)}'`);
-}
+const copyDict = (d: PyValue): PyDict => new Map(expectDictFor(d, 'copy'));
 
 /** Python `f"{x:.2f}"` for an int, float or bool (an int is converted to float first). */
 function formatTwoDecimals(x: PyValue): string {
-  if (typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean') return formatFixed(toPyFloat(x), 2);
+  if (typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean') return formatFixed(pyFloat(x), 2);
   throw new PyException('ValueError', `Unknown format code 'f' for object of type '${pyTypeName(x)}'`);
-}
-
-/** Python `s.lower()` on a value that must be a str. */
-function lower(s: PyValue): string {
-  if (typeof s !== 'string') throw new PyException('AttributeError', `'${pyTypeName(s)}' object has no attribute 'lower'`);
-  return s.toLowerCase();
 }
 
 /** `template.format(symbol=symbol)` for the long-context order metadata. */
 function formatWithSymbol(template: PyValue, symbol: PyValue): PyValue {
-  if (typeof template !== 'string') {
-    throw new PyException('AttributeError', `'${pyTypeName(template)}' object has no attribute 'format'`);
-  }
-  return template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (match, name: string | undefined) => {
+  return expectStr(template, 'format').replace(/\{\{|\}\}|\{([^{}]*)\}/g, (match, name: string | undefined) => {
     if (match === '{{') return '{';
     if (match === '}}') return '}';
     if (name !== 'symbol') throw new PyException('KeyError', pyRepr(name ?? ''));
@@ -230,46 +156,10 @@ function formatWithSymbol(template: PyValue, symbol: PyValue): PyValue {
 // ---------------------------------------------------------------------------------------------
 // Dates (datetime.strptime with the two formats the reference uses)
 
-/** Days from 0001-01-01 (proleptic Gregorian), as `date.toordinal() - 1`. */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const mp = (month + 9) % 12;
-  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 306; // shift the epoch from 0000-03-01 to 0001-01-01
-}
-
-const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-// Python's _strptime patterns for %Y %m %d %H %M %S; whitespace in the format matches \s+.
-const DATE_PATTERN = '(\\d\\d\\d\\d)-(1[0-2]|0[1-9]|[1-9])-(3[01]|[12]\\d|0[1-9]|[1-9]| [1-9])';
-const TIME_PATTERN = '(2[0-3]|[0-1]\\d|\\d):([0-5]\\d|\\d):(6[0-1]|[0-5]\\d|\\d)';
-const STRPTIME_FORMATS = {
-  '%Y-%m-%d': new RegExp(`^${DATE_PATTERN}`, 'i'),
-  '%Y-%m-%d %H:%M:%S': new RegExp(`^${DATE_PATTERN}\\s+${TIME_PATTERN}`, 'i'),
-} as const;
-
-/** `datetime.strptime(text, format)` as seconds since 0001-01-01 00:00:00, with Python's errors. */
-function strptime(text: PyValue, format: keyof typeof STRPTIME_FORMATS): number {
-  if (typeof text !== 'string') {
-    throw new PyException('TypeError', `strptime() argument 1 must be str, not ${pyTypeName(text)}`);
-  }
-  const match = STRPTIME_FORMATS[format].exec(text);
-  if (!match) throw new PyException('ValueError', `time data ${pyRepr(text)} does not match format ${pyRepr(format)}`);
-  if (match[0].length !== text.length) {
-    throw new PyException('ValueError', `unconverted data remains: ${text.slice(match[0].length)}`);
-  }
-  // Fields the format lacks (the time of a date-only format) are 0.
-  const field = (i: number): number => Number(match[i] ?? 0);
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map(field) as [number, number, number, number, number, number];
-  if (year < 1) throw new PyException('ValueError', `year ${year} is out of range`);
-  const monthDays = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!;
-  if (day > monthDays) throw new PyException('ValueError', 'day is out of range for month');
-  if (second > 59) throw new PyException('ValueError', 'second must be in 0..59');
-  return daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+/** `datetime.strptime(text, format)` as seconds since 0001-01-01 00:00:00. */
+function strptimeSeconds(text: PyValue, format: StrptimeFormat): number {
+  const t = strptime(text, format);
+  return daysSinceYearOne(t.year, t.month, t.day) * 86400 + t.hour * 3600 + t.minute * 60 + t.second;
 }
 
 /** `timestamp.strftime("%Y-%m-%d %H:%M:%S")` for UTC milliseconds. */
@@ -304,22 +194,19 @@ export class TradingBot extends SimulatedApi {
   }
 
   _loadScenario(scenario: PyDict, longContext: boolean): void {
-    // scenario.get(key, default): a key that is present wins even when its value is None.
-    const pick = (key: string, fallback: () => PyValue): PyValue =>
-      scenario.has(key) ? (scenario.get(key) as PyValue) : fallback();
+    const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);
     // BFCL parity: trading_bot.py::_load_scenario — digit-string order ids become int keys.
-    const orders = expectDict(pick('orders', defaultOrders), 'orders');
+    const orders = this._scenarioDict(scenario, 'orders', defaultOrders());
     this.orders = new Map([...orders].map(([k, v]) => [typeof k === 'string' && /^[0-9]+$/.test(k) ? BigInt(k) : k, v]));
-    this.account_info = expectDict(pick('account_info', defaultAccountInfo), 'account_info');
-    this.authenticated = pick('authenticated', () => false);
-    this.market_status = pick('market_status', () => 'Closed');
-    this.order_counter = pick('order_counter', () => 12446n);
-    this.stocks = expectDict(pick('stocks', defaultStocks), 'stocks');
-    this.watch_list = expectList(pick('watch_list', () => ['NVDA']), 'watch_list');
-    this.transaction_history = expectList(pick('transaction_history', () => []), 'transaction_history');
+    this.account_info = this._scenarioDict(scenario, 'account_info', defaultAccountInfo());
+    this.authenticated = get('authenticated', false);
+    this.market_status = get('market_status', 'Closed');
+    this.order_counter = get('order_counter', 12446n);
+    this.stocks = this._scenarioDict(scenario, 'stocks', defaultStocks());
+    this.watch_list = this._scenarioList(scenario, 'watch_list', ['NVDA']);
+    this.transaction_history = this._scenarioList(scenario, 'transaction_history', []);
     this.long_context = longContext;
-    const seed = pick('random_seed', () => DEFAULT_RANDOM_SEED);
-    this._random = new PyRandom(typeof seed === 'bigint' || typeof seed === 'number' ? seed : DEFAULT_RANDOM_SEED);
+    this._random = new PyRandom(randomSeed(get('random_seed', DEFAULT_RANDOM_SEED)));
   }
 
   /** A long-context filler list from long_context.json. */
@@ -404,7 +291,7 @@ export class TradingBot extends SimulatedApi {
       return pyDict({ error: 'Price and amount must be positive values.' });
     }
     if (lower(order_type) === 'buy') {
-      const totalCost = pyMultiply(toPyFloat(price), pyIntConvert(amount));
+      const totalCost = pyBinaryOp('*', pyFloat(price), pyIntConvert(amount));
       const balance = dictGetOr(this.account_info, 'balance', 0n);
       if (pyCompare('>', totalCost, balance)) {
         return pyDict({
@@ -412,7 +299,7 @@ export class TradingBot extends SimulatedApi {
         });
       }
     }
-    const floatPrice = toPyFloat(price);
+    const floatPrice = pyFloat(price);
     const orderId = this.order_counter;
     // BFCL parity: trading_bot.py::place_order — the new order overwrites any order with the same id
     // (the default state's counter equals an existing id), and the order is stored as "Open" while
@@ -422,7 +309,7 @@ export class TradingBot extends SimulatedApi {
       orderId,
       pyDict({ id: orderId, order_type, symbol, price: floatPrice, amount, status: 'Open' }),
     );
-    this.order_counter = pyAdd(this.order_counter, 1n, '+=');
+    this.order_counter = augmented('+', this.order_counter, 1n);
     return pyDict({ order_id: orderId, order_type, status: 'Pending', price: floatPrice, amount });
   }
 
@@ -435,7 +322,7 @@ export class TradingBot extends SimulatedApi {
     if (pyCompare('>', amount, getItem(this.account_info, 'balance'))) {
       return pyDict({ error: 'Insufficient funds for withdrawal.' });
     }
-    setItem(this.account_info, 'balance', pySubtract(getItem(this.account_info, 'balance'), amount, '-='));
+    setItem(this.account_info, 'balance', augmented('-', getItem(this.account_info, 'balance'), amount));
     this.transaction_history.push(
       pyDict({ type: 'withdrawal', amount, timestamp: this._generateTransactionTimestamp() }),
     );
@@ -471,7 +358,7 @@ export class TradingBot extends SimulatedApi {
       return pyDict({ error: 'User not authenticated. Please log in to fund the account.' });
     }
     if (pyCompare('<=', amount, 0n)) return pyDict({ error: 'Funding amount must be positive.' });
-    setItem(this.account_info, 'balance', pyAdd(getItem(this.account_info, 'balance'), amount, '+='));
+    setItem(this.account_info, 'balance', augmented('+', getItem(this.account_info, 'balance'), amount));
     this.transaction_history.push(pyDict({ type: 'deposit', amount, timestamp: this._generateTransactionTimestamp() }));
     return pyDict({ status: 'Account funded successfully', new_balance: getItem(this.account_info, 'balance') });
   }
@@ -511,12 +398,12 @@ export class TradingBot extends SimulatedApi {
       return [pyDict({ error: 'User not authenticated. Please log in to view transaction history.' })];
     }
     // datetime.min / datetime.max when a bound is not given.
-    const start = pyTruthy(start_date) ? strptime(start_date, '%Y-%m-%d') : -Infinity;
-    const end = pyTruthy(end_date) ? strptime(end_date, '%Y-%m-%d') : Infinity;
+    const start = pyTruthy(start_date) ? strptimeSeconds(start_date, '%Y-%m-%d') : -Infinity;
+    const end = pyTruthy(end_date) ? strptimeSeconds(end_date, '%Y-%m-%d') : Infinity;
     // BFCL parity: trading_bot.py::get_transaction_history — the end date means its midnight, so
     // transactions later that day are left out.
     const filtered = this.transaction_history.filter((transaction) => {
-      const time = strptime(getItem(transaction, 'timestamp'), '%Y-%m-%d %H:%M:%S');
+      const time = strptimeSeconds(getItem(transaction, 'timestamp'), '%Y-%m-%d %H:%M:%S');
       return start <= time && time <= end;
     });
     if (this.long_context) filtered.push(...this._fillerList('TRANSACTION_HISTORY_EXTENSION'));
@@ -558,25 +445,4 @@ export class TradingBot extends SimulatedApi {
     if (changed.length === 0) return pyDict({ notification: 'No significant price changes in the selected stocks.' });
     return pyDict({ notification: `Stocks ${joinStrings(changed)} have significant price changes.` });
   }
-}
-
-/** `', '.join(items)` with Python's TypeError for non-str items. */
-function joinStrings(items: PyValue[]): string {
-  items.forEach((item, i) => {
-    if (typeof item !== 'string') {
-      throw new PyException('TypeError', `sequence item ${i}: expected str instance, ${pyTypeName(item)} found`);
-    }
-  });
-  return items.join(', ');
-}
-
-/** Scenario values the methods index like dicts must be dicts (the reference would fail later). */
-function expectDict(value: PyValue, name: string): PyDict {
-  if (value instanceof Map) return value;
-  throw new PyException('TypeError', `TradingBot scenario '${name}' must be a dict, not ${pyTypeName(value)}`);
-}
-
-function expectList(value: PyValue, name: string): PyValue[] {
-  if (Array.isArray(value)) return value;
-  throw new PyException('TypeError', `TradingBot scenario '${name}' must be a list, not ${pyTypeName(value)}`);
 }

@@ -6,37 +6,27 @@
  * conversion. Ids come from a seeded CPython-compatible generator, drawn in the reference's order.
  */
 import { pyRound } from '../py/builtins.js';
+import { strptime, type DateTimeFields } from '../py/datetime.js';
 import { pyBinaryOp, pyDeepCopy } from '../py/operators.js';
-import { PyRandom } from '../py/random.js';
-import { pyRepr, pyStr } from '../py/repr.js';
-import {
-  PyException,
-  PyTuple,
-  listContains,
-  pyDict,
-  pyEquals,
-  pyTypeName,
-  toFloat,
-  type PyDict,
-  type PyValue,
-} from '../py/value.js';
 import {
   augmented,
-  containerContains,
-  decimalDigitValue,
   deleteItem,
   dictContains,
-  expectDict,
+  dictGetOr,
   getItem,
-  multiply,
   noAttribute,
   pyCompare,
+  pyContains,
   pyFloat,
-  randomSeed,
+  pyIterate,
   requireHashable,
-  scenarioGet,
   setItem,
-} from './py-ops.js';
+} from '../py/ops.js';
+import { PyRandom } from '../py/random.js';
+import { pyRepr, pyStr } from '../py/repr.js';
+import { decimalDigitValue } from '../py/str.js';
+import { PyException, listContains, pyDict, pyEquals, type PyDict, type PyValue } from '../py/value.js';
+import { expectDict, randomSeed } from './scenario.js';
 import { SimulatedApi, opt, req, type MethodSignatures, type SimContext } from './simulated-api.js';
 
 /** The reference's DEFAULT_STATE seed. */
@@ -228,16 +218,17 @@ export class TravelAPI extends SimulatedApi {
   }
 
   _loadScenario(scenario: PyDict, longContext: boolean): void {
-    this._random = new PyRandom(randomSeed(scenarioGet(scenario, 'random_seed', DEFAULT_RANDOM_SEED)));
-    this.credit_card_list = expectDict(scenarioGet(scenario, 'credit_card_list', new Map()), 'credit_card_list');
-    this.booking_record = expectDict(scenarioGet(scenario, 'booking_record', new Map()), 'booking_record');
-    this.access_token = scenarioGet(scenario, 'access_token', null);
-    this.token_type = scenarioGet(scenario, 'token_type', null);
-    this.token_expires_in = scenarioGet(scenario, 'token_expires_in', null);
-    this.token_scope = scenarioGet(scenario, 'token_scope', null);
-    this.user_first_name = scenarioGet(scenario, 'user_first_name', null);
-    this.user_last_name = scenarioGet(scenario, 'user_last_name', null);
-    this.budget_limit = scenarioGet(scenario, 'budget_limit', null);
+    const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);
+    this._random = new PyRandom(randomSeed(get('random_seed', DEFAULT_RANDOM_SEED)));
+    this.credit_card_list = this._scenarioDict(scenario, 'credit_card_list', new Map());
+    this.booking_record = this._scenarioDict(scenario, 'booking_record', new Map());
+    this.access_token = get('access_token', null);
+    this.token_type = get('token_type', null);
+    this.token_expires_in = get('token_expires_in', null);
+    this.token_scope = get('token_scope', null);
+    this.user_first_name = get('user_first_name', null);
+    this.user_last_name = get('user_last_name', null);
+    this.budget_limit = get('budget_limit', null);
     this.long_context = longContext;
     if (longContext) {
       addMissingEntries(this.credit_card_list, this._extension('CREDIT_CARD_EXTENSION'));
@@ -350,7 +341,7 @@ export class TravelAPI extends SimulatedApi {
     if (!pyEquals(access_token, this.access_token)) return failure('Invalid access token');
     if (!dictContains(this.credit_card_list, card_id)) return failure('Card not registered');
     const card = getItem(this.credit_card_list, card_id);
-    if (!containerContains(card, 'balance')) return failure('Balance not found');
+    if (!pyContains(card, 'balance')) return failure('Balance not found');
 
     if (!listContains(ALL_AIRPORTS, travel_from)) {
       return failure(`Invalid departure airport code: ${pyStr(travel_from)}`);
@@ -449,11 +440,11 @@ export class TravelAPI extends SimulatedApi {
   compute_exchange_rate(base_currency: PyValue, target_currency: PyValue, value: PyValue): PyValue {
     for (const [currency, rate] of USD_EXCHANGE_RATES) {
       if (pyEquals(base_currency, 'USD') && pyEquals(target_currency, currency)) {
-        return pyDict({ exchanged_value: pyFloat(multiply(value, rate)) });
+        return pyDict({ exchanged_value: pyFloat(pyBinaryOp('*', value, rate)) });
       }
       if (pyEquals(base_currency, currency) && pyEquals(target_currency, 'USD')) {
         // BFCL parity: travel_booking.py::compute_exchange_rate — only this direction is rounded.
-        return pyDict({ exchanged_value: pyRound(toFloat(pyBinaryOp('/', value, rate)), 2) });
+        return pyDict({ exchanged_value: pyRound(pyFloat(pyBinaryOp('/', value, rate)), 2) });
       }
     }
     throw new PyException('ValueError', 'No available exchange rate for the given currencies.');
@@ -536,10 +527,9 @@ export class TravelAPI extends SimulatedApi {
   }
 
   private _extension(name: string): PyDict {
-    return expectDict(this._ctx.longContext.get(name) ?? null, name);
+    return expectDict(this._ctx.longContext.get(name) ?? null, `long-context ${name}`);
   }
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -565,13 +555,8 @@ function routeBaseCost(from: PyValue, to: PyValue): number | undefined {
 
 /** `sum(int(c) for c in travel_date if c.isdigit())`. */
 function digitSum(date: PyValue): bigint {
-  let chars: readonly PyValue[];
-  if (typeof date === 'string') chars = [...date];
-  else if (Array.isArray(date)) chars = date;
-  else if (date instanceof PyTuple) chars = date.items;
-  else throw new PyException('TypeError', `'${pyTypeName(date)}' object is not iterable`);
   let sum = 0n;
-  for (const ch of chars) {
+  for (const ch of pyIterate(date)) {
     if (typeof ch !== 'string') throw noAttribute(ch, 'isdigit');
     // Only Nd digits count; Python's isdigit() also accepts e.g. superscripts, on which int() raises.
     const digits = [...ch].map(decimalDigitValue);
@@ -582,40 +567,22 @@ function digitSum(date: PyValue): bigint {
   return sum;
 }
 
-interface CalendarDate {
-  readonly year: number;
-  readonly month: number;
-  readonly day: number;
-}
-
 /**
- * BFCL parity: `datetime.strptime(text, "%Y-%m-%d")` used as a validity check. CPython matches
- * `(\d\d\d\d)-(1[0-2]|0[1-9]|[1-9])-(3[01]|[12]\d|0[1-9]|[1-9]| [1-9])` from the start (first
- * alternative that fits; `\d` is any Unicode digit), then rejects leftover text and impossible
- * dates with ValueError (→ undefined here). A non-str argument is a TypeError, which the
- * reference does not catch.
+ * BFCL parity: `datetime.strptime(text, "%Y-%m-%d")` used as a validity check: a ValueError (no
+ * match, leftover text, an impossible date) gives undefined; a non-str argument is a TypeError,
+ * which the reference does not catch.
  */
-function parseIsoDate(text: PyValue): CalendarDate | undefined {
-  if (typeof text !== 'string') {
-    // CPython's argument checker names None by value and other types by type name.
-    const given = text === null ? 'None' : pyTypeName(text);
-    throw new PyException('TypeError', `strptime() argument 1 must be str, not ${given}`);
+function parseIsoDate(text: PyValue): DateTimeFields | undefined {
+  try {
+    return strptime(text, '%Y-%m-%d');
+  } catch (e) {
+    if (e instanceof PyException && e.pyType === 'ValueError') return undefined;
+    throw e;
   }
-  const match = /^(\p{Nd}{4})-(1[0-2]|0[1-9]|[1-9])-(3[01]|[12]\p{Nd}|0[1-9]|[1-9]| [1-9])/u.exec(text);
-  if (match === null || match[0].length !== text.length) return undefined;
-  const numberOf = (s: string): number => [...s.trim()].reduce((n, c) => n * 10 + decimalDigitValue(c)!, 0);
-  const date = { year: numberOf(match[1]!), month: numberOf(match[2]!), day: numberOf(match[3]!) };
-  if (date.year < 1 || date.day > daysInMonth(date.year, date.month)) return undefined;
-  return date;
-}
-
-function daysInMonth(year: number, month: number): number {
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
 }
 
 /** Completed years between a birth date and `today` (its local calendar date, as `datetime.today()`). */
-function ageOn(today: Date, birth: CalendarDate): number {
+function ageOn(today: Date, birth: DateTimeFields): number {
   const month = today.getMonth() + 1;
   const day = today.getDate();
   const beforeBirthday = month < birth.month || (month === birth.month && day < birth.day);

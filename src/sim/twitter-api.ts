@@ -4,21 +4,20 @@
  * Port of the reference's `posting_api.py` (spec §6.4). Tweets live in a dict keyed by int id,
  * comments in a dict keyed by tweet id, retweets in a dict username → list of tweet ids.
  */
-import { pyRepr, pyStr } from '../py/repr.js';
+import { pyLen } from '../py/builtins.js';
 import {
-  PyException,
-  PyObject,
-  PySet,
-  PyTuple,
-  listContains,
-  pyDict,
-  pyEquals,
-  pyTruthy,
-  pyTypeName,
-  type PyDict,
-  type PyKey,
-  type PyValue,
-} from '../py/value.js';
+  augmented,
+  dictGetOr,
+  dictLookup,
+  dictSet,
+  expectListFor,
+  getItem,
+  lower,
+  pyIntConvert,
+  pyIterate,
+} from '../py/ops.js';
+import { pyStr } from '../py/repr.js';
+import { listContains, pyDict, pyEquals, pyTruthy, type PyDict, type PyValue } from '../py/value.js';
 import { SimulatedApi, opt, req, type MethodSignatures, type SimContext } from './simulated-api.js';
 
 /**
@@ -79,17 +78,18 @@ export class TwitterAPI extends SimulatedApi {
   }
 
   _loadScenario(scenario: PyDict, _longContext: boolean): void {
-    this.username = scenarioGet(scenario, 'username', DEFAULT_USERNAME);
-    this.password = scenarioGet(scenario, 'password', DEFAULT_PASSWORD);
-    this.authenticated = scenarioGet(scenario, 'authenticated', false);
+    const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);
+    this.username = get('username', DEFAULT_USERNAME);
+    this.password = get('password', DEFAULT_PASSWORD);
+    this.authenticated = get('authenticated', false);
     // Scenario JSON keys are strings; the reference converts the tweet ids (only those) to int.
-    const tweets = expectDict(scenarioGet(scenario, 'tweets', new Map()), 'tweets');
+    const tweets = this._scenarioDict(scenario, 'tweets', new Map());
     this.tweets = new Map();
-    for (const [key, tweet] of tweets) dictSet(this.tweets, pyIntOf(key), tweet);
-    this.comments = expectDict(scenarioGet(scenario, 'comments', new Map()), 'comments');
-    this.retweets = expectDict(scenarioGet(scenario, 'retweets', new Map()), 'retweets');
-    this.following_list = expectList(scenarioGet(scenario, 'following_list', defaultFollowingList()), 'following_list');
-    this.tweet_counter = scenarioGet(scenario, 'tweet_counter', 0n);
+    for (const [key, tweet] of tweets) dictSet(this.tweets, pyIntConvert(key), tweet);
+    this.comments = this._scenarioDict(scenario, 'comments', new Map());
+    this.retweets = this._scenarioDict(scenario, 'retweets', new Map());
+    this.following_list = this._scenarioList(scenario, 'following_list', defaultFollowingList());
+    this.tweet_counter = get('tweet_counter', 0n);
   }
 
   authenticate_twitter(username: PyValue, password: PyValue): PyValue {
@@ -109,15 +109,15 @@ export class TwitterAPI extends SimulatedApi {
     // The tweet keeps the very list objects it was given (see POST_TWEET_DEFAULT_MENTIONS).
     const tweet = pyDict({ id: this.tweet_counter, username: this.username, content, tags, mentions });
     dictSet(this.tweets, this.tweet_counter, tweet);
-    this.tweet_counter = increment(this.tweet_counter);
+    this.tweet_counter = augmented('+', this.tweet_counter, 1n);
     return tweet;
   }
 
   retweet(tweet_id: PyValue): PyValue {
     if (!pyTruthy(this.authenticated)) return notAuthenticated('retweeting');
-    if (lookup(this.tweets, tweet_id) === undefined) return tweetNotFound(tweet_id);
-    if (lookup(this.retweets, this.username) === undefined) dictSet(this.retweets, this.username, []);
-    const userRetweets = expectListValue(lookup(this.retweets, this.username)!, 'append');
+    if (dictLookup(this.tweets, tweet_id) === undefined) return tweetNotFound(tweet_id);
+    if (dictLookup(this.retweets, this.username) === undefined) dictSet(this.retweets, this.username, []);
+    const userRetweets = expectListFor(dictLookup(this.retweets, this.username)!, 'append');
     if (listContains(userRetweets, tweet_id)) return pyDict({ retweet_status: 'Already retweeted' });
     userRetweets.push(tweet_id);
     return pyDict({ retweet_status: 'Successfully retweeted' });
@@ -125,22 +125,22 @@ export class TwitterAPI extends SimulatedApi {
 
   comment(tweet_id: PyValue, comment_content: PyValue): PyValue {
     if (!pyTruthy(this.authenticated)) return notAuthenticated('commenting');
-    if (lookup(this.tweets, tweet_id) === undefined) return tweetNotFound(tweet_id);
+    if (dictLookup(this.tweets, tweet_id) === undefined) return tweetNotFound(tweet_id);
     // BFCL parity: posting_api.py::comment — the int id is looked up as is, so comments loaded
     // from the scenario under string keys are not found and a new int-keyed list is started.
-    if (lookup(this.comments, tweet_id) === undefined) dictSet(this.comments, tweet_id, []);
-    const tweetComments = expectListValue(lookup(this.comments, tweet_id)!, 'append');
+    if (dictLookup(this.comments, tweet_id) === undefined) dictSet(this.comments, tweet_id, []);
+    const tweetComments = expectListFor(dictLookup(this.comments, tweet_id)!, 'append');
     tweetComments.push(pyDict({ username: this.username, content: comment_content }));
     return pyDict({ comment_status: 'Comment added successfully' });
   }
 
   mention(tweet_id: PyValue, mentioned_usernames: PyValue): PyValue {
     // No authentication check in the reference.
-    const tweet = lookup(this.tweets, tweet_id);
+    const tweet = dictLookup(this.tweets, tweet_id);
     if (tweet === undefined) return tweetNotFound(tweet_id);
-    const mentions = expectListValue(getItem(tweet, 'mentions'), 'extend');
+    const mentions = expectListFor(getItem(tweet, 'mentions'), 'extend');
     // Materialise first: `l.extend(l)` doubles the list in Python instead of looping forever.
-    mentions.push(...iterate(mentioned_usernames));
+    mentions.push(...pyIterate(mentioned_usernames));
     return pyDict({ mention_status: 'Users mentioned successfully' });
   }
 
@@ -165,7 +165,7 @@ export class TwitterAPI extends SimulatedApi {
   }
 
   get_tweet(tweet_id: PyValue): PyValue {
-    return lookup(this.tweets, tweet_id) ?? tweetNotFound(tweet_id);
+    return dictLookup(this.tweets, tweet_id) ?? tweetNotFound(tweet_id);
   }
 
   /** LIST: every tweet whose author is `username`. */
@@ -180,7 +180,7 @@ export class TwitterAPI extends SimulatedApi {
       // Evaluated in the reference's order: keyword, content, then (only if needed) the tags.
       const needle = lower(keyword);
       const inContent = lower(getItem(tweet, 'content')).includes(needle);
-      if (inContent || iterate(getItem(tweet, 'tags')).map(lower).includes(needle)) {
+      if (inContent || pyIterate(getItem(tweet, 'tags')).map(lower).includes(needle)) {
         matches.push(tweet);
       }
     }
@@ -189,139 +189,19 @@ export class TwitterAPI extends SimulatedApi {
 
   /** LIST of `{username, content}` (the not-found error is a dict). */
   get_tweet_comments(tweet_id: PyValue): PyValue {
-    if (lookup(this.tweets, tweet_id) === undefined) return tweetNotFound(tweet_id);
-    return lookup(this.comments, tweet_id) ?? [];
+    if (dictLookup(this.tweets, tweet_id) === undefined) return tweetNotFound(tweet_id);
+    return dictLookup(this.comments, tweet_id) ?? [];
   }
 
   get_user_stats(username: PyValue): PyValue {
     const tweetCount = [...this.tweets.values()].filter((tweet) => pyEquals(getItem(tweet, 'username'), username)).length;
     // Only the account's own user has a following list.
     const followingCount = pyEquals(username, this.username) ? this.following_list.length : 0;
-    const retweetCount = pyLen(lookup(this.retweets, username) ?? []);
+    const retweetCount = pyLen(dictLookup(this.retweets, username) ?? []);
     return pyDict({
       tweet_count: BigInt(tweetCount),
       following_count: BigInt(followingCount),
       retweet_count: BigInt(retweetCount),
     });
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Python operations used above
-
-/** `scenario.get(key, fallback)`: a key present with value None gives None, not the fallback. */
-function scenarioGet(scenario: PyDict, key: string, fallback: PyValue): PyValue {
-  return scenario.has(key) ? scenario.get(key)! : fallback;
-}
-
-function expectDict(v: PyValue, name: string): PyDict {
-  if (v instanceof Map) return v;
-  throw new PyException('TypeError', `TwitterAPI scenario '${name}' must be a dict, not ${pyTypeName(v)}`);
-}
-
-function expectList(v: PyValue, name: string): PyValue[] {
-  if (Array.isArray(v)) return v;
-  throw new PyException('TypeError', `TwitterAPI scenario '${name}' must be a list, not ${pyTypeName(v)}`);
-}
-
-/** A value on which the reference calls a list method (`append`, `extend`). */
-function expectListValue(v: PyValue, method: string): PyValue[] {
-  if (Array.isArray(v)) return v;
-  throw new PyException('AttributeError', `'${pyTypeName(v)}' object has no attribute '${method}'`);
-}
-
-/** Python `int(k)` for a scenario dict key (a digit string in every scenario). */
-function pyIntOf(k: PyKey): bigint {
-  if (typeof k === 'bigint') return k;
-  if (typeof k === 'boolean') return k ? 1n : 0n;
-  if (typeof k === 'number' && Number.isFinite(k)) return BigInt(Math.trunc(k));
-  if (typeof k === 'string') {
-    const trimmed = k.trim();
-    if (/^[+-]?\d+(?:_\d+)*$/.test(trimmed)) return BigInt(trimmed.replaceAll('_', ''));
-    throw new PyException('ValueError', `invalid literal for int() with base 10: ${pyRepr(k)}`);
-  }
-  throw new PyException('TypeError', `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(k)}'`);
-}
-
-/** The value as a dict key; Python raises TypeError for lists, dicts and sets. */
-function hashable(v: PyValue): PyKey {
-  if (Array.isArray(v) || v instanceof Map || v instanceof PySet) {
-    throw new PyException('TypeError', `unhashable type: '${pyTypeName(v)}'`);
-  }
-  if (v instanceof PyTuple) {
-    v.items.forEach(hashable);
-    return v;
-  }
-  // Other objects (only Ellipsis can come from a call) hash by identity in Python.
-  if (v instanceof PyObject) return v as unknown as PyKey;
-  return v;
-}
-
-/** `d.get(k)` with Python key equality (`1`, `1.0` and `True` are the same key; `'1'` is not). */
-function lookup(d: PyDict, key: PyValue): PyValue | undefined {
-  const k = hashable(key);
-  if (d.has(k)) return d.get(k);
-  if (typeof k === 'string' || k === null) return undefined;
-  for (const [existing, value] of d) if (pyEquals(existing, k)) return value;
-  return undefined;
-}
-
-/** `d[k] = v`: an equal existing key keeps its identity and position. */
-function dictSet(d: PyDict, key: PyValue, value: PyValue): void {
-  const k = hashable(key);
-  if (!d.has(k)) {
-    for (const existing of d.keys()) {
-      if (pyEquals(existing, k)) {
-        d.set(existing, value);
-        return;
-      }
-    }
-  }
-  d.set(k, value);
-}
-
-/** `obj[key]` on a tweet dict; a missing key raises KeyError. */
-function getItem(obj: PyValue, key: string): PyValue {
-  if (!(obj instanceof Map)) {
-    throw new PyException('TypeError', `'${pyTypeName(obj)}' object is not subscriptable`);
-  }
-  const value = lookup(obj, key);
-  if (value === undefined) throw new PyException('KeyError', pyRepr(key));
-  return value;
-}
-
-/** The items of a Python iterable (a str yields its characters, a dict its keys). */
-function iterate(v: PyValue): PyValue[] {
-  if (Array.isArray(v)) return [...v];
-  if (typeof v === 'string') return Array.from(v);
-  if (v instanceof PyTuple) return [...v.items];
-  if (v instanceof Map) return [...v.keys()];
-  if (v instanceof PySet) return [...v.items];
-  throw new PyException('TypeError', `'${pyTypeName(v)}' object is not iterable`);
-}
-
-/** Python `len(x)` of a container. */
-function pyLen(v: PyValue): number {
-  if (Array.isArray(v)) return v.length;
-  if (typeof v === 'string') return Array.from(v).length;
-  if (v instanceof PyTuple) return v.items.length;
-  if (v instanceof Map) return v.size;
-  if (v instanceof PySet) return v.items.size;
-  throw new PyException('TypeError', `object of type '${pyTypeName(v)}' has no len()`);
-}
-
-/** `s.lower()`; any other type has no `lower` attribute. */
-function lower(s: PyValue): string {
-  if (typeof s !== 'string') {
-    throw new PyException('AttributeError', `'${pyTypeName(s)}' object has no attribute 'lower'`);
-  }
-  return s.toLowerCase();
-}
-
-/** `x += 1` on the tweet counter (an int in every scenario). */
-function increment(v: PyValue): PyValue {
-  if (typeof v === 'bigint') return v + 1n;
-  if (typeof v === 'number') return v + 1;
-  if (typeof v === 'boolean') return (v ? 1n : 0n) + 1n;
-  throw new PyException('TypeError', `unsupported operand type(s) for +=: '${pyTypeName(v)}' and 'int'`);
 }

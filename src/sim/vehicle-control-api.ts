@@ -5,32 +5,11 @@
  * cruise control, tire pressure and a little navigation. Readings such as the outside temperature
  * and the current speed come from a seeded CPython-compatible generator.
  */
+import { pyBinaryOp } from '../py/operators.js';
+import { augmented, dictGetOr, getItem, joinStrings, pyCompare, pyFloat, pyIterate, setItem } from '../py/ops.js';
 import { PyRandom } from '../py/random.js';
-import {
-  PyException,
-  PySet,
-  PyTuple,
-  listContains,
-  pyDict,
-  pyEquals,
-  pyTruthy,
-  pyTypeName,
-  toFloat,
-  type PyDict,
-  type PyValue,
-} from '../py/value.js';
-import {
-  augmented,
-  binary,
-  expectDict,
-  getItem,
-  multiply,
-  pyCompare,
-  pyFloat,
-  randomSeed,
-  scenarioGet,
-  setItem,
-} from './py-ops.js';
+import { listContains, pyDict, pyEquals, pyTruthy, type PyDict, type PyValue } from '../py/value.js';
+import { expectDict, randomSeed } from './scenario.js';
 import { SimulatedApi, opt, req, type MethodSignatures, type SimContext } from './simulated-api.js';
 
 /** The reference's module constants (gallons, miles per gallon). */
@@ -172,12 +151,12 @@ export class VehicleControlAPI extends SimulatedApi {
   }
 
   _loadScenario(scenario: PyDict, longContext: boolean): void {
-    const get = (key: string, fallback: PyValue): PyValue => scenarioGet(scenario, key, fallback);
+    const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);
     this._random = new PyRandom(randomSeed(get('random_seed', DEFAULTS.randomSeed)));
     this.fuelLevel = get('fuelLevel', DEFAULTS.fuelLevel);
     this.batteryVoltage = get('batteryVoltage', DEFAULTS.batteryVoltage);
     this.engine_state = get('engineState', DEFAULTS.engineState);
-    this.doorStatus = expectDict(get('doorStatus', defaultDoorStatus()), 'doorStatus');
+    this.doorStatus = this._scenarioDict(scenario, 'doorStatus', defaultDoorStatus());
     // BFCL parity: vehicle_control.py::_load_scenario — the scenario's remainingUnlockedDoors is
     // ignored; it is recomputed as 4 minus the number of locked doors.
     const locked = [...this.doorStatus.values()].filter((status) => pyEquals(status, 'locked')).length;
@@ -225,10 +204,10 @@ export class VehicleControlAPI extends SimulatedApi {
 
   fillFuelTank(fuelAmount: PyValue): PyValue {
     if (pyCompare('<', fuelAmount, 0n)) return pyDict({ error: 'Fuel amount cannot be negative.' });
-    if (pyCompare('>', binary('+', this.fuelLevel, fuelAmount), MAX_FUEL_LEVEL)) {
+    if (pyCompare('>', pyBinaryOp('+', this.fuelLevel, fuelAmount), MAX_FUEL_LEVEL)) {
       return pyDict({ error: 'Cannot fill gas above the tank capacity.' });
     }
-    if (pyCompare('<', binary('+', this.fuelLevel, fuelAmount), MIN_FUEL_LEVEL)) {
+    if (pyCompare('<', pyBinaryOp('+', this.fuelLevel, fuelAmount), MIN_FUEL_LEVEL)) {
       return pyDict({ error: 'Fuel tank is empty. Min fuel level is 0 gallons.' });
     }
     this.fuelLevel = augmented('+', this.fuelLevel, fuelAmount);
@@ -238,7 +217,7 @@ export class VehicleControlAPI extends SimulatedApi {
   lockDoors(unlock: PyValue, door: PyValue): PyValue {
     const to = pyTruthy(unlock) ? 'unlocked' : 'locked';
     const step = pyTruthy(unlock) ? 1n : -1n;
-    for (const d of iterate(door)) {
+    for (const d of pyIterate(door)) {
       // An unknown door is a KeyError (the reference indexes the dict).
       if (pyEquals(getItem(this.doorStatus, d), to)) continue;
       setItem(this.doorStatus, d, to);
@@ -254,7 +233,7 @@ export class VehicleControlAPI extends SimulatedApi {
     this.acTemperature = temperature;
     if (pyEquals(unit, 'fahrenheit')) {
       // (temperature - 32) * 5 / 9, with Python's int/float typing.
-      this.acTemperature = binary('/', binary('*', binary('-', temperature, 32n), 5n), 9n);
+      this.acTemperature = pyBinaryOp('/', pyBinaryOp('*', pyBinaryOp('-', temperature, 32n), 5n), 9n);
     }
     this.fanSpeed = fanSpeed;
     this.acMode = mode;
@@ -329,10 +308,10 @@ export class VehicleControlAPI extends SimulatedApi {
     }
     if (pyEquals(pedalPosition, 0n)) return this.releaseBrakePedal();
     // The stored force keeps Python's type (position 1 gives the int 1000); the reply is a float.
-    const force = multiply(pedalPosition, MAX_BRAKE_FORCE);
+    const force = pyBinaryOp('*', pedalPosition, MAX_BRAKE_FORCE);
     this.brakePedalStatus = 'pressed';
     this._brakePedalForce = force;
-    return pyDict({ brakePedalStatus: 'pressed', brakePedalForce: toFloat(force) });
+    return pyDict({ brakePedalStatus: 'pressed', brakePedalForce: pyFloat(force) });
   }
 
   releaseBrakePedal(): PyValue {
@@ -368,16 +347,16 @@ export class VehicleControlAPI extends SimulatedApi {
   }
 
   estimate_drive_feasibility_by_mileage(distance: PyValue): PyValue {
-    const range = multiply(this.fuelLevel, MILE_PER_GALLON);
+    const range = pyBinaryOp('*', this.fuelLevel, MILE_PER_GALLON);
     return pyDict({ canDrive: !pyCompare('<', range, distance) });
   }
 
   liter_to_gallon(liter: PyValue): PyValue {
-    return pyDict({ gallon: multiply(liter, 0.264172) });
+    return pyDict({ gallon: pyBinaryOp('*', liter, 0.264172) });
   }
 
   gallon_to_liter(gallon: PyValue): PyValue {
-    return pyDict({ liter: multiply(gallon, 3.78541) });
+    return pyDict({ liter: pyBinaryOp('*', gallon, 3.78541) });
   }
 
   estimate_distance(cityA: PyValue, cityB: PyValue): PyValue {
@@ -398,15 +377,15 @@ export class VehicleControlAPI extends SimulatedApi {
   set_navigation(destination: PyValue): PyValue {
     // The destination is stored even when building the reply fails (a non-str destination).
     this.destination = destination;
-    return pyDict({ status: binary('+', 'Navigating to ', destination) });
+    return pyDict({ status: pyBinaryOp('+', 'Navigating to ', destination) });
   }
 
   check_tire_pressure(): PyValue {
     const total = [this.frontRightTirePressure, this.rearLeftTirePressure, this.rearRightTirePressure].reduce(
-      (sum: PyValue, pressure) => binary('+', sum, pressure),
+      (sum: PyValue, pressure) => pyBinaryOp('+', sum, pressure),
       this.frontLeftTirePressure,
     );
-    const mean = binary('/', total, 4n);
+    const mean = pyBinaryOp('/', total, 4n);
     const healthy = pyCompare('<=', 30n, mean) && pyCompare('<=', mean, 35n);
     return pyDict({
       frontLeftTirePressure: this.frontLeftTirePressure,
@@ -436,29 +415,9 @@ export class VehicleControlAPI extends SimulatedApi {
     const data = this._ctx.longContext;
     let weather = weatherByContext.get(data);
     if (weather === undefined) {
-      weather = new Map(expectDict(this._extension('LONG_WEATHER_EXTENSION'), 'LONG_WEATHER_EXTENSION'));
+      weather = new Map(expectDict(this._extension('LONG_WEATHER_EXTENSION'), 'long-context LONG_WEATHER_EXTENSION'));
       weatherByContext.set(data, weather);
     }
     return weather;
   }
-}
-
-/** `for x in value` over a list, tuple, str (characters), dict (keys) or set. */
-function iterate(value: PyValue): PyValue[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value === 'string') return [...value];
-  if (value instanceof PyTuple) return value.items;
-  if (value instanceof Map) return [...value.keys()];
-  if (value instanceof PySet) return [...value.items];
-  throw new PyException('TypeError', `'${pyTypeName(value)}' object is not iterable`);
-}
-
-/** `", ".join(items)` (door names are strings; anything else is Python's TypeError). */
-function joinStrings(items: readonly PyValue[]): string {
-  items.forEach((item, i) => {
-    if (typeof item !== 'string') {
-      throw new PyException('TypeError', `sequence item ${i}: expected str instance, ${pyTypeName(item)} found`);
-    }
-  });
-  return items.join(', ');
 }

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PyBytes, PyComplex, type CallNode, type ConstantNode, type ExprNode } from '../../src/exec/python-ast.js';
+import { PyBytes, type CallNode, type ConstantNode, type ExprNode } from '../../src/exec/python-ast.js';
+import { PyComplex } from '../../src/py/complex.js';
 import { evaluateLiteral, literalEvalString } from '../../src/exec/python-literal.js';
 import { parsePythonEval, parsePythonExpression } from '../../src/exec/python-parser.js';
 import { tokenizePython } from '../../src/exec/python-tokenizer.js';

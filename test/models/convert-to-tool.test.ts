@@ -10,21 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { convertToTool } from '../../src/models/tools/convert-to-tool.js';
 import { ModelStyle } from '../../src/models/tools/model-style.js';
 import { jsonDumps, parseJsonLossless } from '../../src/py/json.js';
-import { PyException, type PyDict, type PyValue } from '../../src/py/value.js';
+import { type PyDict, type PyValue } from '../../src/py/value.js';
+import { raised } from '../helpers/python.js';
 
 const fixture = parseJsonLossless(
   readFileSync(new URL('./fixtures/function-docs-expected.json', import.meta.url), 'utf8'),
 ) as PyDict;
-
-function raised(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PyException) return `${error.pyType}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('no exception raised');
-}
 
 const doc = (text: string): PyValue => parseJsonLossless(text);
 

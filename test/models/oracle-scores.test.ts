@@ -16,27 +16,9 @@ import { generateForModel } from '../../src/generate/run-generation.js';
 import { selectTestEntries } from '../../src/generate/select-entries.js';
 import { MULTI_TURN_CATEGORY, SINGLE_TURN_CATEGORY, type Category } from '../../src/spec/categories.js';
 import type { GenerateOptions } from '../../src/spec/options.js';
+import { UNREACHABLE_OFFICIAL_ENTRIES } from '../helpers/unreachable-entries.js';
 
 const CATEGORIES: Category[] = [...SINGLE_TURN_CATEGORY, ...MULTI_TURN_CATEGORY].sort();
-
-/**
- * Official entries no answer can pass: their possible answers contradict their function docs (or
- * the checker cannot accept any value), so the reference fails every model on them.
- */
-const UNREACHABLE_OFFICIAL: Record<string, string> = {
-  // ArrayList of `any`: elements stay strings, but the possible answer holds ints and bools.
-  simple_java_36: 'value_error:list/tuple',
-  simple_java_65: 'value_error:list/tuple',
-  // The possible dict's value is a string, not a list of values: only a one-character value would pass.
-  simple_java_64: 'value_error:dict_value',
-  // Required parameters whose list of acceptable values is empty.
-  'live_simple_106-63-0': 'simple_function_checker:missing_required',
-  'live_simple_112-68-0': 'simple_function_checker:missing_required',
-  // The possible answer names a parameter the doc does not have, and omits a required one.
-  'live_multiple_964-207-0': 'simple_function_checker:missing_required',
-  // The possible answer requires a parameter the doc does not have.
-  'live_multiple_862-181-3': 'simple_function_checker:missing_optional',
-};
 
 async function generateAndEvaluate(dataset: BfclDataset) {
   const dir = mkdtempSync(join(tmpdir(), 'bfcl-oracle-'));
@@ -96,9 +78,9 @@ describe('oracle generate + evaluate', () => {
       for (const evaluation of scores.values()) {
         for (const failure of evaluation.failures) failures[failure.get('id') as string] = failure.get('error_type') as string;
       }
-      expect(failures).toEqual(UNREACHABLE_OFFICIAL);
+      expect(failures).toEqual(UNREACHABLE_OFFICIAL_ENTRIES);
       for (const [category, evaluation] of scores) {
-        const unreachable = Object.keys(UNREACHABLE_OFFICIAL).filter((id) => id.startsWith(`${category}_`)).length;
+        const unreachable = Object.keys(UNREACHABLE_OFFICIAL_ENTRIES).filter((id) => id.startsWith(`${category}_`)).length;
         expect({ category, correct: evaluation.correct }).toEqual({ category, correct: evaluation.total - unreachable });
       }
     },

@@ -29,6 +29,7 @@ import { parseJsonLossless } from '../../src/py/json.js';
 import { PyException, type PyDict, type PyValue } from '../../src/py/value.js';
 import { DEFAULT_PROMPT_FORMAT_CONFIG, FORMAT_SENSITIVITY_CONFIGS } from '../../src/spec/categories.js';
 import type { Message } from '../../src/spec/schemas.js';
+import { raised } from '../helpers/python.js';
 
 const fixture = parseJsonLossless(
   readFileSync(new URL('./fixtures/function-docs-expected.json', import.meta.url), 'utf8'),
@@ -36,16 +37,6 @@ const fixture = parseJsonLossless(
 const fixtureDocs = fixture.get('docs') as PyValue[];
 
 const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
-
-function raised(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PyException) return `${error.pyType}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('no exception raised');
-}
 
 /** One small doc: `get_time(tz='UTC')`. */
 const SMALL_DOCS: PyValue[] = [

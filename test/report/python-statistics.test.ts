@@ -12,7 +12,6 @@ import {
   pyStatisticsMean,
   pyStatisticsStdev,
   pyStatisticsVariance,
-  ratioToFloat,
   type PyNumber,
 } from '../../src/report/python-statistics.js';
 
@@ -87,19 +86,6 @@ describe('exact arithmetic helpers', () => {
     expect(exactRatio(-2.5)).toEqual({ num: -5n, den: 2n });
     expect(exactRatio(2 ** 60)).toEqual({ num: 2n ** 60n, den: 1n });
     expect(exactRatio(7n)).toEqual({ num: 7n, den: 1n });
-  });
-
-  test('ratioToFloat is Python int / int', () => {
-    expect(ratioToFloat(1n, 3n)).toBe(1 / 3);
-    expect(ratioToFloat(2n ** 53n + 1n, 1n)).toBe(9007199254740992); // tie → even
-    expect(ratioToFloat(2n ** 54n + 6n, 1n)).toBe(18014398509481992); // tie → even, upwards
-    expect(ratioToFloat(10n ** 400n, 10n ** 380n)).toBe(1e20);
-    expect(ratioToFloat(-7n, 3600n)).toBe(-7 / 3600);
-    expect(ratioToFloat(1n, 2n ** 1074n)).toBe(5e-324);
-    expect(ratioToFloat(1n, 2n ** 1075n)).toBe(0); // exactly half the smallest subnormal: ties to even (0)
-    expect(ratioToFloat(3n, 2n ** 1076n)).toBe(5e-324);
-    expect(() => ratioToFloat(2n ** 1024n - 2n ** 970n, 1n)).toThrow('integer division result too large for a float');
-    expect(() => ratioToFloat(1n, 0n)).toThrow('division by zero');
   });
 
   test('integerSqrt is math.isqrt', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { serializeResult } from '../../src/exec/serialize-result.js';
-import { PyException, PyTuple, pyDict, type PyValue } from '../../src/py/value.js';
+import { intTrueDivide } from '../../src/py/numbers.js';
+import { PyTuple, pyDict, type PyValue } from '../../src/py/value.js';
 import { MathAPI } from '../../src/sim/math-api.js';
 import {
   MP_CONTEXT,
@@ -8,12 +8,12 @@ import {
   PyDecimal,
   decimalSqrt,
   fromFloat,
-  intTrueDivide,
   mpLog,
   mpfToStr,
   setDecimalPrecision,
   setMpDps,
 } from '../../src/sim/math-precision.js';
+import { shownOrRaised } from '../helpers/sim.js';
 
 // Expected strings were printed by the reference math_api.py (CPython, mpmath 1.3.0) through the
 // executor's serialisation: json.dumps for dicts, str(dict) when json.dumps fails.
@@ -23,14 +23,7 @@ const i = (n: number): bigint => BigInt(n);
 const ints = (...ns: number[]): PyValue[] => ns.map(i);
 
 /** The result string as the executor shows it, or `raises <Type>: <message>`. */
-function run(fn: () => PyValue): string {
-  try {
-    return serializeResult(fn());
-  } catch (error) {
-    if (error instanceof PyException) return `raises ${error.pyType}: ${error.message}`;
-    throw error;
-  }
-}
+const run = shownOrRaised;
 
 describe('MathAPI shape', () => {
   it('is stateless', () => {

@@ -1,33 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDumps } from '../../src/py/json.js';
-import { pyStr } from '../../src/py/repr.js';
-import { PyException, PySet, pyDict, type PyDict, type PyValue } from '../../src/py/value.js';
+import { PySet, pyDict, type PyDict, type PyValue } from '../../src/py/value.js';
 import { MessageAPI } from '../../src/sim/message-api.js';
-
-const ctx = { longContext: new Map() };
+import { loadSim, raised, show } from '../helpers/sim.js';
 
 /** A MessageAPI after `_load_scenario(scenario)`. */
-function api(scenario: Record<string, PyValue> = {}): MessageAPI {
-  const instance = new MessageAPI(ctx);
-  instance._loadScenario(pyDict(scenario), false);
-  return instance;
-}
-
-/** The result as the executor shows it: dicts through json.dumps, the rest through str(). */
-function show(v: PyValue): string {
-  return v instanceof Map ? jsonDumps(v) : pyStr(v);
-}
-
-/** The `str(e)` of the Python exception a call raises. */
-function raised(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PyException) return `${error.pyType}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('no exception raised');
-}
+const api = (scenario: Record<string, PyValue> = {}): MessageAPI => loadSim((ctx) => new MessageAPI(ctx), scenario);
 
 const loggedIn = (): MessageAPI => api({ current_user: 'USR001' });
 

@@ -1,38 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bindArguments } from '../../src/exec/bind-arguments.js';
-import { jsonDumps } from '../../src/py/json.js';
-import { pyStr } from '../../src/py/repr.js';
-import { PyException, pyDict, type PyValue } from '../../src/py/value.js';
+import { pyDict, type PyValue } from '../../src/py/value.js';
 import { TicketAPI } from '../../src/sim/ticket-api.js';
+import { callMethod, loadSim, raised, show } from '../helpers/sim.js';
 
-const ctx = { longContext: new Map() };
-
-function api(scenario: Record<string, PyValue> = {}): TicketAPI {
-  const instance = new TicketAPI(ctx);
-  instance._loadScenario(pyDict(scenario), false);
-  return instance;
-}
-
-function show(v: PyValue): string {
-  return v instanceof Map ? jsonDumps(v) : pyStr(v);
-}
-
-function raised(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PyException) return `${error.pyType}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('no exception raised');
-}
-
-/** Call a method the way the executor does: keyword arguments bound to `_signatures`. */
-function call(instance: TicketAPI, method: string, kwargs: Record<string, PyValue>): PyValue {
-  const args = bindArguments(`TicketAPI.${method}`, instance._signatures[method]!, [], Object.entries(kwargs));
-  const fn = (instance as unknown as Record<string, (...a: PyValue[]) => PyValue>)[method]!;
-  return fn.apply(instance, args);
-}
+const api = (scenario: Record<string, PyValue> = {}): TicketAPI => loadSim((ctx) => new TicketAPI(ctx), scenario);
 
 const ticket = (id: bigint, status: string, createdBy: string) =>
   pyDict({ id, title: `T${id}`, description: 'd', status, priority: 2n, created_by: createdBy });
@@ -96,10 +67,10 @@ describe('TicketAPI tickets', () => {
 
   it('create_ticket with the signature defaults', () => {
     const t = api({ current_user: 'ann' });
-    expect(show(call(t, 'create_ticket', { title: 'Broken' }))).toBe(
+    expect(show(callMethod(t, 'create_ticket', { title: 'Broken' }))).toBe(
       '{"id": 1, "title": "Broken", "description": "", "status": "Open", "priority": 1, "created_by": "ann"}',
     );
-    expect(show(call(t, 'create_ticket', { title: 'Urgent', description: 'now', priority: 5.0 }))).toBe(
+    expect(show(callMethod(t, 'create_ticket', { title: 'Urgent', description: 'now', priority: 5.0 }))).toBe(
       '{"id": 2, "title": "Urgent", "description": "now", "status": "Open", "priority": 5.0, "created_by": "ann"}',
     );
     expect(t.ticket_counter).toBe(3n);
@@ -175,7 +146,7 @@ describe('TicketAPI get_user_tickets', () => {
   it("returns the current user's tickets, optionally filtered by status (case-insensitive)", () => {
     const t = withQueue();
     const ids = (v: PyValue) => (v as Map<string, PyValue>[]).map((x) => x.get('id'));
-    expect(ids(call(t, 'get_user_tickets', {}))).toEqual([1n, 3n]);
+    expect(ids(callMethod(t, 'get_user_tickets', {}))).toEqual([1n, 3n]);
     expect(ids(t.get_user_tickets('OPEN'))).toEqual([1n, 3n]);
     expect(ids(t.get_user_tickets('Closed'))).toEqual([]);
     expect(ids(t.get_user_tickets(''))).toEqual([1n, 3n]);

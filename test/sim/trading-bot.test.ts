@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/exec/state-snapshot.js';
-import { serializeResult } from '../../src/exec/serialize-result.js';
-import { PyException, pyDict, type PyDict, type PyValue } from '../../src/py/value.js';
+import { pyDict, type PyDict, type PyValue } from '../../src/py/value.js';
 import { TradingBot } from '../../src/sim/trading-bot.js';
+import { shownOrRaised } from '../helpers/sim.js';
 
 // Expected strings were printed by the reference trading_bot.py (TZ=UTC) through the executor's
 // serialisation: json.dumps for dicts, str() for lists.
@@ -31,14 +31,7 @@ function makeBot(scenario: Record<string, PyValue> = {}, longContext = false): T
 const loggedIn = (scenario: Record<string, PyValue> = {}): TradingBot => makeBot({ authenticated: true, ...scenario });
 
 /** The result string as the executor shows it, or `raises <Type>: <message>`. */
-function run(fn: () => PyValue): string {
-  try {
-    return serializeResult(fn());
-  } catch (error) {
-    if (error instanceof PyException) return `raises ${error.pyType}: ${error.message}`;
-    throw error;
-  }
-}
+const run = shownOrRaised;
 
 const state = (bot: TradingBot): string => canonicalJson(new Map(bot._publicState()));
 

@@ -1,40 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bindArguments } from '../../src/exec/bind-arguments.js';
 import { jsonDumps } from '../../src/py/json.js';
-import { pyStr } from '../../src/py/repr.js';
-import { PyException, PyTuple, pyDict, type PyDict, type PyValue } from '../../src/py/value.js';
+import { PyTuple, pyDict, type PyDict, type PyValue } from '../../src/py/value.js';
 import { TravelAPI } from '../../src/sim/travel-api.js';
+import { EMPTY_CONTEXT, callMethod, loadSim, raised, show } from '../helpers/sim.js';
 
-const emptyCtx = { longContext: new Map() };
 /** 2024-09-01, a fixed "today" for the age check. */
 const today = (): Date => new Date(2024, 8, 1);
 
-function api(scenario: Record<string, PyValue> = {}, longContext = false, ctx = emptyCtx): TravelAPI {
-  const instance = new TravelAPI(ctx, today);
-  instance._loadScenario(pyDict(scenario), longContext);
-  return instance;
-}
-
-function show(v: PyValue): string {
-  return v instanceof Map ? jsonDumps(v) : pyStr(v);
-}
-
-function raised(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PyException) return `${error.pyType}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('no exception raised');
-}
-
-/** Call a method the way the executor does: keyword arguments bound to `_signatures`. */
-function call(instance: TravelAPI, method: string, kwargs: Record<string, PyValue> = {}): PyValue {
-  const args = bindArguments(`TravelAPI.${method}`, instance._signatures[method]!, [], Object.entries(kwargs));
-  const fn = (instance as unknown as Record<string, (...a: PyValue[]) => PyValue>)[method]!;
-  return fn.apply(instance, args);
-}
+const api = (scenario: Record<string, PyValue> = {}, longContext = false, ctx = EMPTY_CONTEXT): TravelAPI =>
+  loadSim((c) => new TravelAPI(c, today), scenario, longContext, ctx);
 
 const card = (balance: PyValue, cardholder = 'Ada Lovelace'): PyDict =>
   pyDict({
@@ -128,8 +102,8 @@ describe('TravelAPI scenario loading', () => {
 describe('TravelAPI login and tokens', () => {
   it('authenticate_travel sets a 6-digit token from the seeded generator', () => {
     const t = api();
-    expect(show(call(t, 'travel_get_login_status'))).toBe('{"status": false}');
-    const result = call(t, 'authenticate_travel', {
+    expect(show(callMethod(t, 'travel_get_login_status'))).toBe('{"status": false}');
+    const result = callMethod(t, 'authenticate_travel', {
       client_id: 'id',
       client_secret: 'secret',
       refresh_token: 'refresh',
@@ -140,7 +114,7 @@ describe('TravelAPI login and tokens', () => {
     expect(show(result)).toBe('{"expires_in": 2, "access_token": "251675", "token_type": "Bearer", "scope": "read_write"}');
     expect(t.token_expires_in).toBe(2n);
     expect(t.user_first_name).toBe('Michael');
-    expect(show(call(t, 'travel_get_login_status'))).toBe('{"status": true}');
+    expect(show(callMethod(t, 'travel_get_login_status'))).toBe('{"status": true}');
   });
 
   it('travel_get_login_status is false for an expired (0) token', () => {
@@ -148,8 +122,8 @@ describe('TravelAPI login and tokens', () => {
   });
 
   it('get_budget_fiscal_year is constant', () => {
-    expect(show(call(api(), 'get_budget_fiscal_year'))).toBe('{"budget_fiscal_year": "2018"}');
-    expect(show(call(api(), 'get_budget_fiscal_year', { lastModifiedAfter: '2020-01-01T00:00:00' }))).toBe(
+    expect(show(callMethod(api(), 'get_budget_fiscal_year'))).toBe('{"budget_fiscal_year": "2018"}');
+    expect(show(callMethod(api(), 'get_budget_fiscal_year', { lastModifiedAfter: '2020-01-01T00:00:00' }))).toBe(
       '{"budget_fiscal_year": "2018"}',
     );
   });
@@ -165,16 +139,16 @@ describe('TravelAPI credit cards', () => {
   });
 
   it('register_credit_card checks the token first', () => {
-    expect(show(call(api(), 'register_credit_card', args('x')))).toBe('{"error": "Token not initialized"}');
-    expect(show(call(api(loggedIn({ token_expires_in: 0n })), 'register_credit_card', args('tok')))).toBe(
+    expect(show(callMethod(api(), 'register_credit_card', args('x')))).toBe('{"error": "Token not initialized"}');
+    expect(show(callMethod(api(loggedIn({ token_expires_in: 0n })), 'register_credit_card', args('tok')))).toBe(
       '{"error": "Token expired"}',
     );
-    expect(show(call(api(loggedIn()), 'register_credit_card', args('wrong')))).toBe('{"error": "Invalid access token"}');
+    expect(show(callMethod(api(loggedIn()), 'register_credit_card', args('wrong')))).toBe('{"error": "Invalid access token"}');
   });
 
   it('register_credit_card stores a 12-digit id and a random int balance, drawn in that order', () => {
     const t = api(loggedIn());
-    expect(show(call(t, 'register_credit_card', args('tok')))).toBe('{"card_id": "262919693687"}');
+    expect(show(callMethod(t, 'register_credit_card', args('tok')))).toBe('{"card_id": "262919693687"}');
     expect(show(t.credit_card_list.get('262919693687')!)).toBe(
       '{"card_number": "4000111122223333", "expiration_date": "12/2028", "cardholder_name": "Ada Lovelace", ' +
         '"card_verification_number": 456, "balance": 44620}',
@@ -183,22 +157,22 @@ describe('TravelAPI credit cards', () => {
 
   it('register_credit_card compares the card number with the card ids (reference quirk)', () => {
     const t = api(loggedIn());
-    expect(show(call(t, 'register_credit_card', args('tok', 'card_1')))).toBe('{"error": "Card already registered"}');
-    expect(raised(() => call(t, 'register_credit_card', args('tok', ['x'])))).toBe("TypeError: unhashable type: 'list'");
+    expect(show(callMethod(t, 'register_credit_card', args('tok', 'card_1')))).toBe('{"error": "Card already registered"}');
+    expect(raised(() => callMethod(t, 'register_credit_card', args('tok', ['x'])))).toBe("TypeError: unhashable type: 'list'");
   });
 
   it('get_credit_card_balance returns the balance or lists the card ids', () => {
     const t = api(loggedIn({ credit_card_list: pyDict({ card_1: card(5000.0), card_2: card(12n) }) }));
-    expect(show(call(t, 'get_credit_card_balance', { access_token: 'tok', card_id: 'card_1' }))).toBe(
+    expect(show(callMethod(t, 'get_credit_card_balance', { access_token: 'tok', card_id: 'card_1' }))).toBe(
       '{"card_balance": 5000.0}',
     );
-    expect(show(call(t, 'get_credit_card_balance', { access_token: 'tok', card_id: 'card_2' }))).toBe(
+    expect(show(callMethod(t, 'get_credit_card_balance', { access_token: 'tok', card_id: 'card_2' }))).toBe(
       '{"card_balance": 12}',
     );
-    expect(show(call(t, 'get_credit_card_balance', { access_token: 'tok', card_id: 'nope' }))).toBe(
+    expect(show(callMethod(t, 'get_credit_card_balance', { access_token: 'tok', card_id: 'nope' }))).toBe(
       `{"error": "Card not registered. Here are a list of card_id's: ['card_1', 'card_2']"}`,
     );
-    expect(show(call(t, 'get_credit_card_balance', { access_token: 'bad', card_id: 'card_1' }))).toBe(
+    expect(show(callMethod(t, 'get_credit_card_balance', { access_token: 'bad', card_id: 'card_1' }))).toBe(
       '{"error": "Invalid access token"}',
     );
     expect(show(api(loggedIn({ token_expires_in: 0n })).get_credit_card_balance('tok', 'card_1'))).toBe(
@@ -208,7 +182,7 @@ describe('TravelAPI credit cards', () => {
 
   it('get_all_credit_cards returns the live dict', () => {
     const t = api(loggedIn());
-    const result = call(t, 'get_all_credit_cards') as PyDict;
+    const result = callMethod(t, 'get_all_credit_cards') as PyDict;
     expect(result.get('credit_card_list')).toBe(t.credit_card_list);
     expect(show(result)).toBe(
       '{"credit_card_list": {"card_1": {"card_number": "4111111111111111", "expiration_date": "12/2030", ' +
@@ -219,7 +193,7 @@ describe('TravelAPI credit cards', () => {
 
 describe('TravelAPI.get_flight_cost', () => {
   const cost = (t: TravelAPI, travel_from: PyValue, travel_to: PyValue, travel_date: PyValue, travel_class: PyValue) =>
-    show(call(t, 'get_flight_cost', { travel_from, travel_to, travel_date, travel_class }));
+    show(callMethod(t, 'get_flight_cost', { travel_from, travel_to, travel_date, travel_class }));
 
   it('multiplies the base price by the class factor and doubles it on even digit sums', () => {
     const t = api();
@@ -245,7 +219,7 @@ describe('TravelAPI.get_flight_cost', () => {
     const t = api({}, true, {
       longContext: pyDict({ CREDIT_CARD_EXTENSION: new Map(), BOOKING_RECORD_EXTENSION: new Map() }),
     });
-    const list = (call(t, 'get_flight_cost', {
+    const list = (callMethod(t, 'get_flight_cost', {
       travel_from: 'SFO',
       travel_to: 'LAX',
       travel_date: '2024-11-16',
@@ -260,7 +234,7 @@ describe('TravelAPI.get_flight_cost', () => {
 describe('TravelAPI.book_flight', () => {
   const book = (t: TravelAPI, overrides: Record<string, PyValue> = {}) =>
     show(
-      call(t, 'book_flight', {
+      callMethod(t, 'book_flight', {
         access_token: 'tok',
         card_id: 'card_1',
         travel_date: '2024-11-16',
@@ -346,7 +320,7 @@ describe('TravelAPI.book_flight', () => {
       }),
     };
     const t = api(loggedIn(), true, ctx);
-    const result = call(t, 'book_flight', {
+    const result = callMethod(t, 'book_flight', {
       access_token: 'tok',
       card_id: 'card_1',
       travel_date: '2024-11-16',
@@ -362,12 +336,12 @@ describe('TravelAPI.book_flight', () => {
 describe('TravelAPI bookings', () => {
   it('retrieve_invoice returns the booking fields', () => {
     const t = api(loggedIn());
-    expect(show(call(t, 'retrieve_invoice', { access_token: 'tok', booking_id: 'booking_1' }))).toBe(
+    expect(show(callMethod(t, 'retrieve_invoice', { access_token: 'tok', booking_id: 'booking_1' }))).toBe(
       '{"invoice": {"booking_id": "booking_1", "travel_date": "2024-12-24", "travel_from": "SFO", "travel_to": "LAX", ' +
         '"travel_class": "economy", "travel_cost": 200.0, "transaction_id": "trans_1"}}',
     );
-    expect(show(call(t, 'retrieve_invoice', { access_token: 'tok' }))).toBe('{"error": "Booking not found"}');
-    expect(show(call(t, 'retrieve_invoice', { access_token: 'bad', booking_id: 'booking_1' }))).toBe(
+    expect(show(callMethod(t, 'retrieve_invoice', { access_token: 'tok' }))).toBe('{"error": "Booking not found"}');
+    expect(show(callMethod(t, 'retrieve_invoice', { access_token: 'bad', booking_id: 'booking_1' }))).toBe(
       '{"error": "Invalid access token"}',
     );
     expect(show(api(loggedIn({ token_expires_in: 0n })).retrieve_invoice('tok', 'booking_1', null))).toBe(
@@ -377,25 +351,25 @@ describe('TravelAPI bookings', () => {
 
   it('get_booking_history returns a copy', () => {
     const t = api(loggedIn());
-    const result = call(t, 'get_booking_history', { access_token: 'tok' }) as PyDict;
+    const result = callMethod(t, 'get_booking_history', { access_token: 'tok' }) as PyDict;
     expect(result.get('booking_history')).not.toBe(t.booking_record);
     expect(show(result)).toBe(
       '{"booking_history": {"booking_1": {"card_id": "card_1", "travel_date": "2024-12-24", "travel_from": "SFO", ' +
         '"travel_to": "LAX", "travel_class": "economy", "travel_cost": 200.0, "transaction_id": "trans_1"}}}',
     );
-    expect(show(call(t, 'get_booking_history', { access_token: 'bad' }))).toBe('{"error": "Invalid access token"}');
+    expect(show(callMethod(t, 'get_booking_history', { access_token: 'bad' }))).toBe('{"error": "Invalid access token"}');
     expect(show(api(loggedIn({ token_expires_in: 0n })).get_booking_history('tok'))).toBe('{"error": "Token expired"}');
   });
 
   it('cancel_booking refunds the card and deletes the booking', () => {
     const t = api(loggedIn());
-    expect(show(call(t, 'cancel_booking', { access_token: 'tok', booking_id: 'nope' }))).toBe(
+    expect(show(callMethod(t, 'cancel_booking', { access_token: 'tok', booking_id: 'nope' }))).toBe(
       '{"cancel_status": false, "error": "Booking not found"}',
     );
-    expect(show(call(t, 'cancel_booking', { access_token: 'bad', booking_id: 'booking_1' }))).toBe(
+    expect(show(callMethod(t, 'cancel_booking', { access_token: 'bad', booking_id: 'booking_1' }))).toBe(
       '{"cancel_status": false, "error": "Invalid access token"}',
     );
-    expect(show(call(t, 'cancel_booking', { access_token: 'tok', booking_id: 'booking_1' }))).toBe(
+    expect(show(callMethod(t, 'cancel_booking', { access_token: 'tok', booking_id: 'booking_1' }))).toBe(
       '{"cancel_status": true}',
     );
     expect((t.credit_card_list.get('card_1') as PyDict).get('balance')).toBe(5200.0);
@@ -412,11 +386,11 @@ describe('TravelAPI bookings', () => {
 
   it('contact_customer_support needs an existing booking', () => {
     const t = api(loggedIn());
-    expect(show(call(t, 'contact_customer_support', { booking_id: 'booking_1', message: 'Help' }))).toBe(
+    expect(show(callMethod(t, 'contact_customer_support', { booking_id: 'booking_1', message: 'Help' }))).toBe(
       '{"customer_support_message": "Thank you for contacting customer support. ' +
         'Your message has been received and we will get back to you shortly."}',
     );
-    expect(show(call(t, 'contact_customer_support', { booking_id: 'x', message: 'Help' }))).toBe(
+    expect(show(callMethod(t, 'contact_customer_support', { booking_id: 'x', message: 'Help' }))).toBe(
       '{"error": "Booking not found"}',
     );
   });
@@ -425,7 +399,7 @@ describe('TravelAPI bookings', () => {
     const t = api(loggedIn({ budget_limit: 100.0 }));
     const buy = (overrides: Record<string, PyValue> = {}) =>
       show(
-        call(t, 'purchase_insurance', {
+        callMethod(t, 'purchase_insurance', {
           access_token: 'tok',
           insurance_type: 'comprehensive',
           booking_id: 'booking_1',
@@ -462,15 +436,15 @@ describe('TravelAPI bookings', () => {
 
 describe('TravelAPI lookups and conversions', () => {
   it('list_all_airports returns the fixed list', () => {
-    expect(show(call(api(), 'list_all_airports'))).toBe(
+    expect(show(callMethod(api(), 'list_all_airports'))).toBe(
       "['RMS', 'SBK', 'MPC', 'SVP', 'SHD', 'CDG', 'LHR', 'SSV', 'OKD', 'WLB', 'PEK', 'HND', 'HKG', 'CIA', 'CRH', " +
         "'ATV', 'PHV', 'GFD', 'SFO', 'LAX', 'JFK', 'ORD', 'BOS']",
     );
   });
 
   it('get_nearest_airport_by_city maps cities, else "Unknown"', () => {
-    expect(show(call(api(), 'get_nearest_airport_by_city', { location: 'Rome' }))).toBe('{"nearest_airport": "CIA"}');
-    expect(show(call(api(), 'get_nearest_airport_by_city', { location: 'Atlantis' }))).toBe(
+    expect(show(callMethod(api(), 'get_nearest_airport_by_city', { location: 'Rome' }))).toBe('{"nearest_airport": "CIA"}');
+    expect(show(callMethod(api(), 'get_nearest_airport_by_city', { location: 'Atlantis' }))).toBe(
       '{"nearest_airport": "Unknown"}',
     );
     expect(raised(() => api().get_nearest_airport_by_city(['Rome']))).toBe("TypeError: unhashable type: 'list'");
@@ -478,7 +452,7 @@ describe('TravelAPI lookups and conversions', () => {
 
   it('compute_exchange_rate multiplies from USD and rounds (half-even) towards USD', () => {
     const rate = (base_currency: PyValue, target_currency: PyValue, value: PyValue) =>
-      show(call(api(), 'compute_exchange_rate', { base_currency, target_currency, value }));
+      show(callMethod(api(), 'compute_exchange_rate', { base_currency, target_currency, value }));
     expect(rate('USD', 'RMB', 100n)).toBe('{"exchanged_value": 700.0}');
     expect(rate('USD', 'EUR', 3n)).toBe('{"exchanged_value": 2.4000000000000004}');
     expect(rate('RMB', 'USD', 100n)).toBe('{"exchanged_value": 14.29}');
@@ -493,17 +467,17 @@ describe('TravelAPI lookups and conversions', () => {
 
   it('set_budget_limit stores float(budget_limit)', () => {
     const t = api(loggedIn());
-    expect(show(call(t, 'set_budget_limit', { access_token: 'tok', budget_limit: 1500n }))).toBe(
+    expect(show(callMethod(t, 'set_budget_limit', { access_token: 'tok', budget_limit: 1500n }))).toBe(
       '{"budget_limit": 1500.0}',
     );
     expect(t.budget_limit).toBe(1500);
-    expect(show(call(t, 'set_budget_limit', { access_token: 'tok', budget_limit: ' 2_000.5 ' }))).toBe(
+    expect(show(callMethod(t, 'set_budget_limit', { access_token: 'tok', budget_limit: ' 2_000.5 ' }))).toBe(
       '{"budget_limit": 2000.5}',
     );
-    expect(raised(() => call(t, 'set_budget_limit', { access_token: 'tok', budget_limit: 'lots' }))).toBe(
+    expect(raised(() => callMethod(t, 'set_budget_limit', { access_token: 'tok', budget_limit: 'lots' }))).toBe(
       "ValueError: could not convert string to float: 'lots'",
     );
-    expect(show(call(t, 'set_budget_limit', { access_token: 'bad', budget_limit: 1n }))).toBe(
+    expect(show(callMethod(t, 'set_budget_limit', { access_token: 'bad', budget_limit: 1n }))).toBe(
       '{"error": "Invalid access token"}',
     );
     expect(show(api(loggedIn({ token_expires_in: 0n })).set_budget_limit('tok', 1n))).toBe('{"error": "Token expired"}');
@@ -512,7 +486,7 @@ describe('TravelAPI lookups and conversions', () => {
   it('verify_traveler_information checks name, age on the injected date and passport', () => {
     const t = api(loggedIn());
     const verify = (first_name: PyValue, last_name: PyValue, date_of_birth: PyValue, passport_number: PyValue) =>
-      show(call(t, 'verify_traveler_information', { first_name, last_name, date_of_birth, passport_number }));
+      show(callMethod(t, 'verify_traveler_information', { first_name, last_name, date_of_birth, passport_number }));
     expect(verify('Ada', 'Lovelace', '1990-05-10', 'US1234')).toBe('{"verification_status": true}');
     expect(verify('Ada', 'Byron', '1990-05-10', 'US1234')).toBe(
       '{"verification_status": false, "verification_failure": ' +
@@ -541,8 +515,8 @@ describe('TravelAPI lookups and conversions', () => {
   });
 
   it('binds arguments like Python', () => {
-    expect(raised(() => call(api(), 'get_flight_cost', { travel_from: 'SFO' }))).toMatch(/missing 3 required positional/);
-    expect(raised(() => call(api(), 'list_all_airports', { x: 1n }))).toMatch(/unexpected keyword argument 'x'/);
+    expect(raised(() => callMethod(api(), 'get_flight_cost', { travel_from: 'SFO' }))).toMatch(/missing 3 required positional/);
+    expect(raised(() => callMethod(api(), 'list_all_airports', { x: 1n }))).toMatch(/unexpected keyword argument 'x'/);
   });
 
   it('treats tuples like Python in lookups', () => {

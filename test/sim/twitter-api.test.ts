@@ -1,38 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { bindArguments } from '../../src/exec/bind-arguments.js';
-import { jsonDumps } from '../../src/py/json.js';
-import { pyStr } from '../../src/py/repr.js';
-import { PyException, pyDict, type PyValue } from '../../src/py/value.js';
+import { pyDict, type PyValue } from '../../src/py/value.js';
 import { POST_TWEET_DEFAULT_MENTIONS, POST_TWEET_DEFAULT_TAGS, TwitterAPI } from '../../src/sim/twitter-api.js';
+import { callMethod, loadSim, raised, show } from '../helpers/sim.js';
 
-const ctx = { longContext: new Map() };
-
-function api(scenario: Record<string, PyValue> = {}): TwitterAPI {
-  const instance = new TwitterAPI(ctx);
-  instance._loadScenario(pyDict(scenario), false);
-  return instance;
-}
-
-function show(v: PyValue): string {
-  return v instanceof Map ? jsonDumps(v) : pyStr(v);
-}
-
-function raised(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PyException) return `${error.pyType}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('no exception raised');
-}
-
-/** Call a method the way the executor does: keyword arguments bound to `_signatures`. */
-function call(instance: TwitterAPI, method: string, kwargs: Record<string, PyValue>): PyValue {
-  const args = bindArguments(`TwitterAPI.${method}`, instance._signatures[method]!, [], Object.entries(kwargs));
-  const fn = (instance as unknown as Record<string, (...a: PyValue[]) => PyValue>)[method]!;
-  return fn.apply(instance, args);
-}
+const api = (scenario: Record<string, PyValue> = {}): TwitterAPI => loadSim((ctx) => new TwitterAPI(ctx), scenario);
 
 const tweet = (id: bigint, username: string, content: string, tags: PyValue[] = [], mentions: PyValue[] = []) =>
   pyDict({ id, username, content, tags, mentions });
@@ -120,7 +91,7 @@ describe('TwitterAPI tweets', () => {
 
   it('post_tweet defaults are the shared lists of _signatures', () => {
     const t = api({ authenticated: true });
-    const first = call(t, 'post_tweet', { content: 'one' });
+    const first = callMethod(t, 'post_tweet', { content: 'one' });
     expect(show(first)).toBe('{"id": 0, "username": "john", "content": "one", "tags": [], "mentions": []}');
     expect((first as Map<string, PyValue>).get('mentions')).toBe(POST_TWEET_DEFAULT_MENTIONS);
     expect((first as Map<string, PyValue>).get('tags')).toBe(POST_TWEET_DEFAULT_TAGS);
@@ -128,15 +99,15 @@ describe('TwitterAPI tweets', () => {
 
   it('mention() on a default-mention tweet pollutes later tweets, in every instance (mutable default)', () => {
     const t = api({ authenticated: true });
-    call(t, 'post_tweet', { content: 'one' });
+    callMethod(t, 'post_tweet', { content: 'one' });
     expect(show(t.mention(0n, ['@alice']))).toBe('{"mention_status": "Users mentioned successfully"}');
-    expect(show(call(t, 'post_tweet', { content: 'two' }))).toBe(
+    expect(show(callMethod(t, 'post_tweet', { content: 'two' }))).toBe(
       '{"id": 1, "username": "john", "content": "two", "tags": [], "mentions": ["@alice"]}',
     );
     const fresh = api({ authenticated: true });
-    expect(show(call(fresh, 'post_tweet', { content: 'three' }))).toContain('"mentions": ["@alice"]');
+    expect(show(callMethod(fresh, 'post_tweet', { content: 'three' }))).toContain('"mentions": ["@alice"]');
     // An explicit list is the tweet's own.
-    expect(show(call(fresh, 'post_tweet', { content: 'four', mentions: [] }))).toContain('"mentions": []');
+    expect(show(callMethod(fresh, 'post_tweet', { content: 'four', mentions: [] }))).toContain('"mentions": []');
   });
 
   it('mention extends the list in place, without an authentication check', () => {

@@ -1,38 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { bindArguments } from '../../src/exec/bind-arguments.js';
 import { jsonDumps } from '../../src/py/json.js';
-import { pyStr } from '../../src/py/repr.js';
-import { PyException, pyDict, type PyDict, type PyValue } from '../../src/py/value.js';
+import { pyDict, type PyDict, type PyValue } from '../../src/py/value.js';
 import { VehicleControlAPI } from '../../src/sim/vehicle-control-api.js';
+import { EMPTY_CONTEXT, callMethod, loadSim, raised, show } from '../helpers/sim.js';
 
-const emptyCtx = { longContext: new Map() };
-
-function api(scenario: Record<string, PyValue> = {}, longContext = false, ctx = emptyCtx): VehicleControlAPI {
-  const instance = new VehicleControlAPI(ctx);
-  instance._loadScenario(pyDict(scenario), longContext);
-  return instance;
-}
-
-function show(v: PyValue): string {
-  return v instanceof Map ? jsonDumps(v) : pyStr(v);
-}
-
-function raised(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PyException) return `${error.pyType}: ${error.message}`;
-    throw error;
-  }
-  throw new Error('no exception raised');
-}
-
-/** Call a method the way the executor does: keyword arguments bound to `_signatures`. */
-function call(instance: VehicleControlAPI, method: string, kwargs: Record<string, PyValue> = {}): PyValue {
-  const args = bindArguments(`VehicleControlAPI.${method}`, instance._signatures[method]!, [], Object.entries(kwargs));
-  const fn = (instance as unknown as Record<string, (...a: PyValue[]) => PyValue>)[method]!;
-  return fn.apply(instance, args);
-}
+const api = (scenario: Record<string, PyValue> = {}, longContext = false, ctx = EMPTY_CONTEXT): VehicleControlAPI =>
+  loadSim((c) => new VehicleControlAPI(c), scenario, longContext, ctx);
 
 const allLocked = (): PyDict =>
   pyDict({ driver: 'locked', passenger: 'locked', rear_left: 'locked', rear_right: 'locked' });
@@ -108,7 +81,7 @@ describe('VehicleControlAPI scenario loading', () => {
 describe('VehicleControlAPI engine', () => {
   it('starts when doors are locked and the brake is fully pressed', () => {
     const v = ready();
-    expect(show(call(v, 'startEngine', { ignitionMode: 'START' }))).toBe(
+    expect(show(callMethod(v, 'startEngine', { ignitionMode: 'START' }))).toBe(
       '{"engineState": "running", "fuelLevel": 15.5, "batteryVoltage": 12.6}',
     );
     expect(v.engine_state).toBe('running');
@@ -131,7 +104,7 @@ describe('VehicleControlAPI engine', () => {
 
   it('STOP stops the engine even though it then reports an error', () => {
     const v = ready({ engineState: 'running' });
-    expect(show(call(v, 'startEngine', { ignitionMode: 'STOP' }))).toBe('{"error": "Invalid ignition mode."}');
+    expect(show(callMethod(v, 'startEngine', { ignitionMode: 'STOP' }))).toBe('{"error": "Invalid ignition mode."}');
     expect(v.engine_state).toBe('stopped');
     const unlocked = api({ engineState: 'running' });
     expect(show(unlocked.startEngine('STOP'))).toContain('All doors must be locked');
@@ -148,7 +121,7 @@ describe('VehicleControlAPI engine', () => {
 describe('VehicleControlAPI fuel', () => {
   it('fillFuelTank adds fuel within the 50-gallon tank', () => {
     const v = api({ fuelLevel: 10.5 });
-    expect(show(call(v, 'fillFuelTank', { fuelAmount: 30n }))).toBe('{"fuelLevel": 40.5}');
+    expect(show(callMethod(v, 'fillFuelTank', { fuelAmount: 30n }))).toBe('{"fuelLevel": 40.5}');
     expect(show(v.fillFuelTank(-1n))).toBe('{"error": "Fuel amount cannot be negative."}');
     expect(show(v.fillFuelTank(10.0))).toBe('{"error": "Cannot fill gas above the tank capacity."}');
     expect(v.fuelLevel).toBe(40.5);
@@ -166,15 +139,15 @@ describe('VehicleControlAPI fuel', () => {
 
   it('estimate_drive_feasibility_by_mileage uses 20 miles per gallon', () => {
     const v = api({ fuelLevel: 10.0 });
-    expect(show(call(v, 'estimate_drive_feasibility_by_mileage', { distance: 200n }))).toBe('{"canDrive": true}');
+    expect(show(callMethod(v, 'estimate_drive_feasibility_by_mileage', { distance: 200n }))).toBe('{"canDrive": true}');
     expect(show(v.estimate_drive_feasibility_by_mileage(200.5))).toBe('{"canDrive": false}');
   });
 
   it('converts liters and gallons', () => {
     const v = api();
-    expect(show(call(v, 'liter_to_gallon', { liter: 1.5 }))).toBe('{"gallon": 0.396258}');
+    expect(show(callMethod(v, 'liter_to_gallon', { liter: 1.5 }))).toBe('{"gallon": 0.396258}');
     expect(show(v.liter_to_gallon(20n))).toBe('{"gallon": 5.283440000000001}');
-    expect(show(call(v, 'gallon_to_liter', { gallon: 2n }))).toBe('{"liter": 7.57082}');
+    expect(show(callMethod(v, 'gallon_to_liter', { gallon: 2n }))).toBe('{"liter": 7.57082}');
     expect(raised(() => v.liter_to_gallon('3'))).toBe("TypeError: can't multiply sequence by non-int of type 'float'");
   });
 });
@@ -182,7 +155,7 @@ describe('VehicleControlAPI fuel', () => {
 describe('VehicleControlAPI doors, lights, climate', () => {
   it('lockDoors locks and unlocks, counting only real changes', () => {
     const v = api();
-    expect(show(call(v, 'lockDoors', { unlock: false, door: ['driver', 'passenger', 'driver'] }))).toBe(
+    expect(show(callMethod(v, 'lockDoors', { unlock: false, door: ['driver', 'passenger', 'driver'] }))).toBe(
       '{"lockStatus": "locked", "remainingUnlockedDoors": 2}',
     );
     expect(show(v.lockDoors(true, ['driver', 'rear_left']))).toBe('{"lockStatus": "unlocked", "remainingUnlockedDoors": 3}');
@@ -200,7 +173,7 @@ describe('VehicleControlAPI doors, lights, climate', () => {
 
   it('setHeadlights: on, off, and auto meaning off', () => {
     const v = api();
-    expect(show(call(v, 'setHeadlights', { mode: 'on' }))).toBe('{"headlightStatus": "on"}');
+    expect(show(callMethod(v, 'setHeadlights', { mode: 'on' }))).toBe('{"headlightStatus": "on"}');
     expect(v.headLightStatus).toBe('on');
     expect(show(v.setHeadlights('auto'))).toBe('{"headlightStatus": "off"}');
     expect(v.headLightStatus).toBe('off');
@@ -210,14 +183,14 @@ describe('VehicleControlAPI doors, lights, climate', () => {
   it('adjustClimateControl stores Celsius but reports the input temperature', () => {
     const v = api();
     const kwargs = { temperature: 70n, unit: 'fahrenheit', fanSpeed: 80n, mode: 'cool' };
-    expect(show(call(v, 'adjustClimateControl', kwargs))).toBe(
+    expect(show(callMethod(v, 'adjustClimateControl', kwargs))).toBe(
       '{"currentACTemperature": 70, "climateMode": "cool", "humidityLevel": 50.0}',
     );
     expect(v.acTemperature).toBe(21.11111111111111);
     expect(show(v.displayCarStatus('climate'))).toBe(
       '{"currentACTemperature": 21.11111111111111, "fanSpeed": 80, "climateMode": "cool", "humidityLevel": 50.0}',
     );
-    expect(show(call(v, 'adjustClimateControl', { temperature: 22.5 }))).toBe(
+    expect(show(callMethod(v, 'adjustClimateControl', { temperature: 22.5 }))).toBe(
       '{"currentACTemperature": 22.5, "climateMode": "auto", "humidityLevel": 50.0}',
     );
     expect(v.fanSpeed).toBe(50n);
@@ -231,7 +204,7 @@ describe('VehicleControlAPI doors, lights, climate', () => {
 
   it('displayCarStatus covers every option', () => {
     const v = api({ fuelLevel: 12.0, engineState: 'running' });
-    expect(show(call(v, 'displayCarStatus', { option: 'fuel' }))).toBe('{"fuelLevel": 12.0}');
+    expect(show(callMethod(v, 'displayCarStatus', { option: 'fuel' }))).toBe('{"fuelLevel": 12.0}');
     expect(show(v.displayCarStatus('battery'))).toBe('{"batteryVoltage": 12.6}');
     expect(show(v.displayCarStatus('headlights'))).toBe('{"headlightStatus": "off"}');
     expect(show(v.displayCarStatus('engine'))).toBe('{"engineState": "running"}');
@@ -245,7 +218,7 @@ describe('VehicleControlAPI doors, lights, climate', () => {
 describe('VehicleControlAPI brakes and cruise control', () => {
   it('activateParkingBrake engages and releases (release still reports a 10° slope)', () => {
     const v = api();
-    expect(show(call(v, 'activateParkingBrake', { mode: 'engage' }))).toBe(
+    expect(show(callMethod(v, 'activateParkingBrake', { mode: 'engage' }))).toBe(
       '{"parkingBrakeStatus": "engaged", "_parkingBrakeForce": 500.0, "_slopeAngle": 10.0}',
     );
     expect(show(v.activateParkingBrake('release'))).toBe(
@@ -256,14 +229,14 @@ describe('VehicleControlAPI brakes and cruise control', () => {
 
   it('pressBrakePedal scales the force; position 0 releases', () => {
     const v = api();
-    expect(show(call(v, 'pressBrakePedal', { pedalPosition: 0.5 }))).toBe(
+    expect(show(callMethod(v, 'pressBrakePedal', { pedalPosition: 0.5 }))).toBe(
       '{"brakePedalStatus": "pressed", "brakePedalForce": 500.0}',
     );
     expect(v.brakePedalStatus).toBe('pressed');
     expect(show(v.pressBrakePedal(0n))).toBe('{"brakePedalStatus": "released", "brakePedalForce": 0.0}');
     expect(show(v.pressBrakePedal(1.5))).toBe('{"error": "Pedal position must be between 0 and 1."}');
     v.pressBrakePedal(1.0);
-    expect(show(call(v, 'releaseBrakePedal'))).toBe('{"brakePedalStatus": "released", "brakePedalForce": 0.0}');
+    expect(show(callMethod(v, 'releaseBrakePedal'))).toBe('{"brakePedalStatus": "released", "brakePedalForce": 0.0}');
     expect(v.brakePedalStatus).toBe('released');
   });
 
@@ -272,7 +245,7 @@ describe('VehicleControlAPI brakes and cruise control', () => {
       '{"error": "Start the engine before activating the cruise control."}',
     );
     const v = api({ engineState: 'running' });
-    expect(show(call(v, 'setCruiseControl', { speed: 65n, activate: true, distanceToNextVehicle: 100n }))).toBe(
+    expect(show(callMethod(v, 'setCruiseControl', { speed: 65n, activate: true, distanceToNextVehicle: 100n }))).toBe(
       '{"cruiseStatus": "active", "currentSpeed": 65.0, "distanceToNextVehicle": 100.0}',
     );
     expect(v.cruiseStatus).toBe('active');
@@ -291,15 +264,15 @@ describe('VehicleControlAPI brakes and cruise control', () => {
 describe('VehicleControlAPI readings and navigation', () => {
   it('draws temperatures and speeds from the seeded generator', () => {
     const v = api();
-    expect(show(call(v, 'get_outside_temperature_from_google'))).toBe('{"outsideTemperature": 36.63485703790535}');
-    expect(show(call(v, 'get_current_speed'))).toBe('{"currentSpeed": 99.11925428879405}');
+    expect(show(callMethod(v, 'get_outside_temperature_from_google'))).toBe('{"outsideTemperature": 36.63485703790535}');
+    expect(show(callMethod(v, 'get_current_speed'))).toBe('{"currentSpeed": 99.11925428879405}');
     expect(show(v.get_current_speed())).toBe('{"currentSpeed": 44.51081620775468}');
-    expect(show(call(v, 'get_outside_temperature_from_weather_com'))).toBe('{"error": 404}');
+    expect(show(callMethod(v, 'get_outside_temperature_from_weather_com'))).toBe('{"error": 404}');
   });
 
   it('estimate_distance knows 12 zip-code pairs, either direction', () => {
     const v = api();
-    expect(show(call(v, 'estimate_distance', { cityA: '83214', cityB: '74532' }))).toBe('{"distance": 750.0}');
+    expect(show(callMethod(v, 'estimate_distance', { cityA: '83214', cityB: '74532' }))).toBe('{"distance": 750.0}');
     expect(show(v.estimate_distance('08540', '94704'))).toBe('{"distance": 2550.0}');
     expect(show(v.estimate_distance('94016', '74532'))).toBe('{"distance": 880.0}');
     expect(show(v.estimate_distance('00000', '74532'))).toBe('{"error": "distance not found in database."}');
@@ -307,13 +280,13 @@ describe('VehicleControlAPI readings and navigation', () => {
   });
 
   it('get_zipcode_based_on_city defaults to 00000', () => {
-    expect(show(call(api(), 'get_zipcode_based_on_city', { city: 'Crescent Hollow' }))).toBe('{"zipcode": "69238"}');
+    expect(show(callMethod(api(), 'get_zipcode_based_on_city', { city: 'Crescent Hollow' }))).toBe('{"zipcode": "69238"}');
     expect(show(api().get_zipcode_based_on_city('Atlantis'))).toBe('{"zipcode": "00000"}');
   });
 
   it('set_navigation stores the destination (even when the reply fails)', () => {
     const v = api();
-    expect(show(call(v, 'set_navigation', { destination: '123 Pine St, Rivermist, CA' }))).toBe(
+    expect(show(callMethod(v, 'set_navigation', { destination: '123 Pine St, Rivermist, CA' }))).toBe(
       '{"status": "Navigating to 123 Pine St, Rivermist, CA"}',
     );
     expect(v.destination).toBe('123 Pine St, Rivermist, CA');
@@ -322,7 +295,7 @@ describe('VehicleControlAPI readings and navigation', () => {
   });
 
   it('check_tire_pressure judges the mean pressure', () => {
-    expect(show(call(api(), 'check_tire_pressure'))).toBe(
+    expect(show(callMethod(api(), 'check_tire_pressure'))).toBe(
       '{"frontLeftTirePressure": 32.0, "frontRightTirePressure": 32.0, "rearLeftTirePressure": 30.0, ' +
         '"rearRightTirePressure": 30.0, "healthy_tire_pressure": true, "car_info": {}}',
     );
@@ -332,12 +305,12 @@ describe('VehicleControlAPI readings and navigation', () => {
   });
 
   it('find_nearest_tire_shop and display_log', () => {
-    expect(show(call(api(), 'find_nearest_tire_shop'))).toBe('{"shopLocation": "456 Oakwood Avenue, Rivermist, 83214"}');
-    expect(show(call(api(), 'display_log', { messages: ['a', 'b'] }))).toBe('{"log": ["a", "b"]}');
+    expect(show(callMethod(api(), 'find_nearest_tire_shop'))).toBe('{"shopLocation": "456 Oakwood Avenue, Rivermist, 83214"}');
+    expect(show(callMethod(api(), 'display_log', { messages: ['a', 'b'] }))).toBe('{"log": ["a", "b"]}');
   });
 
   it('binds arguments like Python', () => {
-    expect(raised(() => call(api(), 'startEngine'))).toMatch(/missing 1 required positional argument: 'ignitionMode'/);
+    expect(raised(() => callMethod(api(), 'startEngine'))).toMatch(/missing 1 required positional argument: 'ignitionMode'/);
   });
 });
 

@@ -5,8 +5,10 @@
  */
 
 import { pyRepr } from '../../py/repr.js';
-import { pyEquals, PyException, pyTypeName, type PyDict, type PyValue } from '../../py/value.js';
-import { pyGetItem, pyIndexedItems, pyLen } from './py-text.js';
+import { pyEquals, PyException, type PyDict, type PyValue } from '../../py/value.js';
+import { pyLen } from '../../py/builtins.js';
+import { getItem, noAttribute } from '../../py/ops.js';
+import { pyIndexedItems } from './py-text.js';
 import { type CheckerLanguage, simpleFunctionChecker } from './simple-function-checker.js';
 import type { CheckResult } from './type-checker.js';
 
@@ -63,14 +65,12 @@ const answerAt = docAt;
 
 /** ast_checker.py::find_description — the doc with this name (None if absent). */
 function findDescription(docs: readonly PyValue[], name: PyValue): PyValue {
-  return docs.find((doc) => pyEquals(pyGetItem(doc, 'name'), name)) ?? null;
+  return docs.find((doc) => pyEquals(getItem(doc, 'name'), name)) ?? null;
 }
 
 /** The function name of a `{name: {...}}` possible answer (`list(d.keys())[0]`). */
 function answerName(answer: PyValue): PyValue {
-  if (!(answer instanceof Map)) {
-    throw new PyException('AttributeError', `'${pyTypeName(answer)}' object has no attribute 'keys'`);
-  }
+  if (!(answer instanceof Map)) throw noAttribute(answer, 'keys');
   const first = answer.keys().next();
   if (first.done) throw new PyException('IndexError', 'list index out of range');
   return first.value;

@@ -4,16 +4,10 @@
  * unchanged as a string, which the type check then rejects unless the possible answer is a variable name.
  */
 
+import { pyFloatFromString, pyFloatParse, pyIntFromString, pyIntParse, pyStrip, strSlice } from '../../py/str.js';
 import { PyException, type PyDict, type PyValue } from '../../py/value.js';
 import {
-  pyDropLast,
-  pyFloatOrRaise,
-  pyFloatParse,
-  pyInner,
-  pyIntOrRaise,
-  pyIntParse,
   pyRegex,
-  pyStrip,
   RE_D,
   RE_DOT,
   RE_DOT_ALL,
@@ -54,13 +48,13 @@ export function javaTypeConverter(value: string, expectedType: string, nestedTyp
     case 'byte':
     case 'short':
     case 'integer':
-      return INTEGER_RE.test(value) ? pyIntOrRaise(value) : value;
+      return INTEGER_RE.test(value) ? pyIntFromString(value) : value;
     case 'float':
-      return FLOAT_RE.test(value) ? pyFloatOrRaise(value.replace(FLOAT_SUFFIX_RE, '')) : value;
+      return FLOAT_RE.test(value) ? pyFloatFromString(value.replace(FLOAT_SUFFIX_RE, '')) : value;
     case 'double':
-      return DOUBLE_RE.test(value) ? pyFloatOrRaise(value) : value;
+      return DOUBLE_RE.test(value) ? pyFloatFromString(value) : value;
     case 'long':
-      return LONG_RE.test(value) ? pyIntOrRaise(value.replace(LONG_SUFFIX_RE, '')) : value;
+      return LONG_RE.test(value) ? pyIntFromString(value.replace(LONG_SUFFIX_RE, '')) : value;
     case 'boolean':
       return value === 'true' || value === 'false' ? value === 'true' : value;
     case 'char':
@@ -90,7 +84,7 @@ export function javaTypeConverter(value: string, expectedType: string, nestedTyp
 function arrayListElement(text: string, nestedType: string | undefined): PyValue {
   // BFCL parity: java_type_converter.py::parse_arraylist — the first and last characters are
   // removed whatever they are.
-  if (nestedType === 'char' || nestedType === 'String') return pyInner(text);
+  if (nestedType === 'char' || nestedType === 'String') return strSlice(text, 1, -1);
   return nestedType ? javaTypeConverter(text, nestedType) : parseJavaValue(text);
 }
 
@@ -114,7 +108,7 @@ function parseArray(input: string, nestedType: string | undefined): PyValue {
   // as they are, so String and char elements keep their quotes.
   return match[1]!
     .split(',')
-    .map(pyStrip)
+    .map((element) => pyStrip(element))
     .filter((element) => element.length > 0)
     .map((element) => (nestedType ? javaTypeConverter(element, nestedType) : parseJavaValue(element)));
 }
@@ -140,9 +134,9 @@ const FLOAT_LITERAL_RE = pyRegex(`^${NUMBER_BODY}[fF]${RE_END}`);
 export function parseJavaValue(text: string): PyValue {
   if (text === 'true') return true;
   if (text === 'false') return false;
-  if (text.startsWith('"') && text.endsWith('"')) return pyInner(text);
-  if (LONG_LITERAL_RE.test(text)) return pyIntOrRaise(pyDropLast(text));
-  if (FLOAT_LITERAL_RE.test(text)) return pyFloatOrRaise(text.replace(FLOAT_SUFFIX_RE, ''));
+  if (text.startsWith('"') && text.endsWith('"')) return strSlice(text, 1, -1);
+  if (LONG_LITERAL_RE.test(text)) return pyIntFromString(strSlice(text, 0, -1));
+  if (FLOAT_LITERAL_RE.test(text)) return pyFloatFromString(text.replace(FLOAT_SUFFIX_RE, ''));
   // Python's int() and float() accept more than Java literals (`1_000`, `inf`, surrounding spaces).
   return pyIntParse(text) ?? pyFloatParse(text) ?? text;
 }

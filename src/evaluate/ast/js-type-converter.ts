@@ -3,17 +3,10 @@
  * (type_convertor/js_type_converter.py). A value that does not have the expected form stays a string.
  */
 
+import { pyFloatFromString, pyFloatParse, pyIntFromString, pyIntParse, pyStrip, strSlice } from '../../py/str.js';
 import { PyException, type PyDict, type PyValue } from '../../py/value.js';
 import {
-  pyDropLast,
-  pyFloatOrRaise,
-  pyFloatParse,
-  pyInner,
-  pyIntOrRaise,
-  pyIntParse,
   pyRegex,
-  pyStrip,
-  pyStripChars,
   RE_D,
   RE_DOT,
   RE_END,
@@ -33,14 +26,14 @@ export function jsTypeConverter(value: string, expectedType: string, nestedType?
   if (!JS_TYPE_CONVERSION.has(expectedType)) throw new PyException('ValueError', `Unsupported type: ${expectedType}`);
   switch (expectedType) {
     case 'String':
-      return isQuoted(value) ? pyInner(value) : value;
+      return isQuoted(value) ? strSlice(value, 1, -1) : value;
     case 'integer':
-      return INTEGER_RE.test(value) ? pyIntOrRaise(value) : value;
+      return INTEGER_RE.test(value) ? pyIntFromString(value) : value;
     case 'float':
-      return FLOAT_RE.test(value) ? pyFloatOrRaise(value) : value;
+      return FLOAT_RE.test(value) ? pyFloatFromString(value) : value;
     case 'Bigint':
       // Python's `$` also matches before a final newline, where `value[:-1]` then fails in int().
-      return BIGINT_RE.test(value) ? pyIntOrRaise(pyDropLast(value)) : value;
+      return BIGINT_RE.test(value) ? pyIntFromString(strSlice(value, 0, -1)) : value;
     case 'Boolean':
       return value === 'true' || value === 'false' ? value === 'true' : value;
     case 'dict':
@@ -90,7 +83,7 @@ function parseJsArrayOrThrow(code: string, nestedType: string | undefined): PyVa
   const match = ARRAY_RE.exec(code);
   if (!match) return code;
   const body = pyStrip(match[1] ?? match[2] ?? '');
-  const elements = body ? body.split(',').map(pyStrip) : [];
+  const elements = body ? body.split(',').map((element) => pyStrip(element)) : [];
   if (!nestedType) return elements.map(parseJsValue);
   // A quoted element is converted with "String" as its own element type (only matters for collections).
   return elements.map((e) =>
@@ -105,11 +98,11 @@ function parseJsDict(code: string): PyValue {
   if (!match) return code;
   const dict: PyDict = new Map();
   for (const pair of match[1]!.matchAll(DICT_PAIR_RE)) {
-    const key = pyStripChars(pyStrip(pair[1]!), '\'"');
+    const key = pyStrip(pyStrip(pair[1]!), '\'"');
     const value = pyStrip(pair[2]!);
     if (value.startsWith('[') && value.endsWith(']')) dict.set(key, parseJsArray(value, undefined));
     else if (value.startsWith('{') && value.endsWith('}')) dict.set(key, parseJsDict(value));
-    else dict.set(key, parseJsValue(pyStripChars(value, '\'"')));
+    else dict.set(key, parseJsValue(pyStrip(value, '\'"')));
   }
   return dict;
 }
@@ -119,7 +112,7 @@ export function parseJsValue(text: string): PyValue {
   const value = pyStrip(text);
   if (value === 'true') return true;
   if (value === 'false') return false;
-  if (isQuoted(value)) return pyInner(value);
+  if (isQuoted(value)) return strSlice(value, 1, -1);
   // Python's int() and float() also take `1_000`, `Infinity`, `NaN`...
   return pyIntParse(value) ?? pyFloatParse(value) ?? value;
 }

@@ -7,7 +7,9 @@ import { pyRepr } from '../../py/repr.js';
 import { dictGet, PyException, PyTuple, pyTypeName, type PyKey, type PyValue } from '../../py/value.js';
 import { javaTypeConverter } from './java-type-converter.js';
 import { jsTypeConverter } from './js-type-converter.js';
-import { intToFloat, pyContains, pyGetItem, pyIndexedItems } from './py-text.js';
+import { intToFloat } from '../../py/numbers.js';
+import { getItem, noAttribute, pyContains } from '../../py/ops.js';
+import { pyIndexedItems } from './py-text.js';
 import { type CheckResult, typeChecker } from './type-checker.js';
 import {
   JAVA_TYPE_CONVERSION,
@@ -23,10 +25,6 @@ import { dictChecker, listChecker, listDictChecker, stringChecker } from './valu
 export type CheckerLanguage = 'python' | 'java' | 'javascript';
 
 const failure = (message: string, errorType: string): CheckResult => ({ valid: false, error: [message], errorType });
-
-/** The AttributeError of `x.items()` on a value that is not a dict. */
-const noItems = (v: PyValue): PyException =>
-  new PyException('AttributeError', `'${pyTypeName(v)}' object has no attribute 'items'`);
 
 /**
  * ast_checker.py::convert_func_name — models that cannot use `.` in tool names (the registry's
@@ -62,7 +60,7 @@ function prepareValue(
   language: CheckerLanguage,
 ): PreparedValue | CheckResult {
   const elementType = (): string => {
-    const t = pyGetItem(pyGetItem(details, 'items'), 'type');
+    const t = getItem(getItem(details, 'items'), 'type');
     if (typeof t !== 'string') throw new PyException('KeyError', pyRepr(t));
     return t;
   };
@@ -104,10 +102,10 @@ export function simpleFunctionChecker(
   underscoreToDot: boolean,
 ): CheckResult {
   const answers = firstValue(possibleAnswer);
-  const docName = pyGetItem(functionDoc, 'name');
-  const parameters = pyGetItem(functionDoc, 'parameters');
-  const paramDetails = pyGetItem(parameters, 'properties');
-  const requiredParams = pyGetItem(parameters, 'required');
+  const docName = getItem(functionDoc, 'name');
+  const parameters = getItem(functionDoc, 'parameters');
+  const paramDetails = getItem(parameters, 'properties');
+  const requiredParams = getItem(parameters, 'required');
 
   const funcName = typeof docName === 'string' ? convertFuncName(docName, underscoreToDot) : docName;
   if (!pyContains(call, funcName)) {
@@ -120,7 +118,7 @@ export function simpleFunctionChecker(
     throw new PyException('TypeError', `${pyTypeName(call)} indices must be integers or slices, not str`);
   }
   const modelParams = dictGet(call, funcName as PyKey)!;
-  if (!(modelParams instanceof Map)) throw noItems(modelParams);
+  if (!(modelParams instanceof Map)) throw noAttribute(modelParams, 'items');
 
   for (const param of pyIndexedItems(requiredParams)) {
     if (!pyContains(modelParams, param)) {
@@ -134,8 +132,8 @@ export function simpleFunctionChecker(
     }
     // Parameter names in docs and possible answers are strings, so a matching key is one too.
     const name = param as string;
-    const details = pyGetItem(paramDetails, name);
-    const typeDescription = pyGetItem(details, 'type');
+    const details = getItem(paramDetails, name);
+    const typeDescription = getItem(details, 'type');
     if (typeof typeDescription !== 'string') throw new PyException('TypeError', 'parameter type is not a string');
     const prepared = prepareValue(name, rawValue, details, typeDescription, language);
     if ('valid' in prepared) return prepared;
@@ -147,7 +145,7 @@ export function simpleFunctionChecker(
     // Python would accept an int where a float is documented.
     if (language === 'python' && typeDescription === 'float' && typeof value === 'bigint') value = intToFloat(value);
 
-    const expected = pyGetItem(answers, name);
+    const expected = getItem(answers, name);
     const typeCheck = typeChecker(name, value, expected, typeDescription, expectedType, nestedType);
     if (!typeCheck.valid) return { valid: false, error: typeCheck.error, errorType: typeCheck.errorType };
 
@@ -172,7 +170,7 @@ export function simpleFunctionChecker(
     }
   }
 
-  if (!(answers instanceof Map)) throw noItems(answers);
+  if (!(answers instanceof Map)) throw noAttribute(answers, 'items');
   for (const [param, expected] of answers) {
     if (!pyContains(modelParams, param) && !pyContains(expected, '')) {
       return failure(
@@ -186,9 +184,7 @@ export function simpleFunctionChecker(
 
 /** `list(d.values())[0]`: the parameters of a `{name: {param: [values]}}` possible answer. */
 function firstValue(possibleAnswer: PyValue): PyValue {
-  if (!(possibleAnswer instanceof Map)) {
-    throw new PyException('AttributeError', `'${pyTypeName(possibleAnswer)}' object has no attribute 'values'`);
-  }
+  if (!(possibleAnswer instanceof Map)) throw noAttribute(possibleAnswer, 'values');
   const first = possibleAnswer.values().next();
   if (first.done) throw new PyException('IndexError', 'list index out of range');
   return first.value;

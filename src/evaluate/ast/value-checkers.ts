@@ -4,8 +4,10 @@
  */
 
 import { pyRepr, pyStr } from '../../py/repr.js';
-import { dictGet, pyEquals, PyException, pyTypeName, type PyKey, type PyValue } from '../../py/value.js';
-import { pyContains, pyIndexedItems, pyLen } from './py-text.js';
+import { pyEquals, type PyValue } from '../../py/value.js';
+import { pyLen } from '../../py/builtins.js';
+import { getItem, noAttribute, pyContains } from '../../py/ops.js';
+import { pyIndexedItems } from './py-text.js';
 import { standardizeString } from './standardize-string.js';
 import type { CheckResult } from './type-checker.js';
 
@@ -57,7 +59,7 @@ export function dictChecker(value: PyValue, possibleAnswers: PyValue): CheckResu
   let result: CheckResult = { valid: false, error: [], errorType: 'dict_checker:unclear' };
   for (const possibleAnswer of pyIndexedItems(possibleAnswers)) {
     if (pyEquals(possibleAnswer, '')) continue;
-    if (!(value instanceof Map)) throw noItems(value);
+    if (!(value instanceof Map)) throw noAttribute(value, 'items');
     result = { valid: false, error: [], errorType: 'dict_checker:unclear' };
     let matched = true;
 
@@ -68,7 +70,7 @@ export function dictChecker(value: PyValue, possibleAnswers: PyValue): CheckResu
         matched = false;
         break;
       }
-      const answers = standardizeItems(subscript(possibleAnswer, key));
+      const answers = standardizeItems(getItem(possibleAnswer, key));
       if (!pyContains(answers, standardizeIfString(keyValue))) {
         // BFCL parity: ast_checker.py::dict_checker — the message names the dict key and lists the
         // standardized answers.
@@ -83,7 +85,7 @@ export function dictChecker(value: PyValue, possibleAnswers: PyValue): CheckResu
 
     // BFCL parity: ast_checker.py::dict_checker — missing keys are checked even after a failure
     // above, so a wrong value plus a missing key gives two messages and type dict_key.
-    if (!(possibleAnswer instanceof Map)) throw noItems(possibleAnswer);
+    if (!(possibleAnswer instanceof Map)) throw noAttribute(possibleAnswer, 'items');
     for (const [key, answers] of possibleAnswer) {
       if (!pyContains(value, key) && !pyContains(answers, '')) {
         result.error.push(`Missing dict key parameter: '${pyStr(key)}'.`);
@@ -97,18 +99,6 @@ export function dictChecker(value: PyValue, possibleAnswers: PyValue): CheckResu
   }
   return result;
 }
-
-/** Python `container[key]` where `key in container` held. */
-function subscript(container: PyValue, key: PyKey): PyValue {
-  if (container instanceof Map) return dictGet(container, key)!;
-  const name = pyTypeName(container);
-  if (typeof container === 'string') throw new PyException('TypeError', `string indices must be integers, not '${pyTypeName(key)}'`);
-  throw new PyException('TypeError', `${name} indices must be integers or slices, not ${pyTypeName(key)}`);
-}
-
-/** The AttributeError of `x.items()` on a value that is not a dict. */
-const noItems = (v: PyValue): PyException =>
-  new PyException('AttributeError', `'${pyTypeName(v)}' object has no attribute 'items'`);
 
 /**
  * ast_checker.py::list_dict_checker — the list must have as many dicts as one possible answer

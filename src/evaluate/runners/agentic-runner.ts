@@ -1,7 +1,17 @@
 import { pyStr } from '../../py/repr.js';
 import { pyDict, pyTruthy, type PyDict, type PyValue } from '../../py/value.js';
 import { isEmptyExecuteResponse } from '../model-decoder.js';
-import { pyIterate, record, withoutFunctionDocs, type CategoryRunInput, type CategoryRunOutput } from './category-input.js';
+import {
+  failureHead,
+  iterateOrUndefined,
+  record,
+  tallyEntries,
+  withInferenceLog,
+  withoutFunctionDocs,
+  type CategoryRunInput,
+  type CategoryRunOutput,
+  type ResultEntry,
+} from './category-input.js';
 
 /** The agentic checker's normalisation: drop `,./-_*^()`, lowercase, `'` → `"` (spaces are kept). */
 export function standardizeAgenticString(s: string): string {
@@ -48,77 +58,61 @@ export function checkAgenticAnswer(modelResponse: PyValue, possibleAnswers: read
 
 /** The reference's `agentic_runner` / `_evaluate_single_agentic_entry` (web search and memory). */
 export function runAgenticCategory(input: CategoryRunInput): CategoryRunOutput {
-  const failures: PyDict[] = [];
-  let correct = 0;
-  input.results.forEach((entry, i) => {
-    const promptEntry = withoutFunctionDocs(input.prompts[i]!.raw);
-    const possibleAnswer = input.answers![i]!.groundTruth;
-    const result = entry.result;
-    const base: [string, PyValue][] = [
-      ['id', entry.id],
-      ['model_name', input.modelName],
-      ['test_category', input.category],
-      ['valid', false],
-    ];
-    let failure: PyDict | undefined;
-    if (!Array.isArray(result) || result.length !== 1) {
-      failure = record([
-        ...base,
-        [
-          'error',
-          pyDict({
-            error_message: ['Error during inference phase. Model did not output a list of model responses.'],
-            error_type: 'agentic:inference_error',
-          }),
-        ],
-        ['prompt', promptEntry],
-        ['model_result', result],
-        ['possible_answer', possibleAnswer],
-      ]);
-    } else {
-      const decodedSteps: PyValue[] = [];
-      let lastMessage: PyValue = null;
-      for (const step of pyIterate(result[0]!) ?? []) {
-        const decoded = input.decoder.decodeExecute(step, false);
-        if (!decoded.ok || isEmptyExecuteResponse(decoded.value)) lastMessage = step;
-        else decodedSteps.push(decoded.value);
-      }
-      if (!pyTruthy(lastMessage)) {
-        failure = record([
-          ...base,
-          [
-            'error',
-            pyDict({
-              error_message: ['Cannot find the last chat message that is not a function call.'],
-              error_type: 'agentic:no_last_message',
-            }),
-          ],
-          ['prompt', promptEntry],
-          ['model_result', result],
-          ['model_result_decoded', decodedSteps],
-          ['possible_answer', possibleAnswer],
-        ]);
-      } else {
-        const answers = (Array.isArray(possibleAnswer) ? possibleAnswer : []).map((a) => pyStr(a));
-        const error = checkAgenticAnswer(lastMessage, answers);
-        if (error !== undefined) {
-          failure = record([
-            ...base,
-            ['error', error],
-            ['prompt', promptEntry.get('question') ?? null],
-            ['model_result_raw', result],
-            ['last_non_fc_message', lastMessage],
-            ['possible_answer', possibleAnswer],
-          ]);
-        }
-      }
-    }
-    if (failure === undefined) {
-      correct++;
-    } else {
-      failure.set('inference_log', entry.line.get('inference_log') ?? '');
-      failures.push(failure);
-    }
-  });
-  return { correct, total: input.results.length, failures };
+  return tallyEntries(input.results, (entry, i) => withInferenceLog(checkEntry(input, entry, i), entry));
+}
+
+function checkEntry(input: CategoryRunInput, entry: ResultEntry, i: number): PyDict | undefined {
+  const promptEntry = withoutFunctionDocs(input.prompts[i]!.raw);
+  const possibleAnswer = input.answers![i]!.groundTruth;
+  const result = entry.result;
+  const head = failureHead(entry.id, input.modelName, input.category);
+  if (!Array.isArray(result) || result.length !== 1) {
+    return record([
+      ...head,
+      [
+        'error',
+        pyDict({
+          error_message: ['Error during inference phase. Model did not output a list of model responses.'],
+          error_type: 'agentic:inference_error',
+        }),
+      ],
+      ['prompt', promptEntry],
+      ['model_result', result],
+      ['possible_answer', possibleAnswer],
+    ]);
+  }
+  const decodedSteps: PyValue[] = [];
+  let lastMessage: PyValue = null;
+  for (const step of iterateOrUndefined(result[0]!) ?? []) {
+    const decoded = input.decoder.decodeExecute(step, false);
+    if (!decoded.ok || isEmptyExecuteResponse(decoded.value)) lastMessage = step;
+    else decodedSteps.push(decoded.value);
+  }
+  if (!pyTruthy(lastMessage)) {
+    return record([
+      ...head,
+      [
+        'error',
+        pyDict({
+          error_message: ['Cannot find the last chat message that is not a function call.'],
+          error_type: 'agentic:no_last_message',
+        }),
+      ],
+      ['prompt', promptEntry],
+      ['model_result', result],
+      ['model_result_decoded', decodedSteps],
+      ['possible_answer', possibleAnswer],
+    ]);
+  }
+  const answers = (Array.isArray(possibleAnswer) ? possibleAnswer : []).map((a) => pyStr(a));
+  const error = checkAgenticAnswer(lastMessage, answers);
+  if (error === undefined) return undefined;
+  return record([
+    ...head,
+    ['error', error],
+    ['prompt', promptEntry.get('question') ?? null],
+    ['model_result_raw', result],
+    ['last_non_fc_message', lastMessage],
+    ['possible_answer', possibleAnswer],
+  ]);
 }

@@ -4,36 +4,35 @@ import { pyStr } from '../../py/repr.js';
 import type { PyDict, PyValue } from '../../py/value.js';
 import { isJava, isJs } from '../../spec/categories.js';
 import type { ModelDecoder } from '../model-decoder.js';
-import { record, type CategoryRunInput, type CategoryRunOutput } from './category-input.js';
+import {
+  failureHead,
+  record,
+  tallyEntries,
+  type CategoryRunInput,
+  type CategoryRunOutput,
+  type ResultEntry,
+} from './category-input.js';
 
 /** One single-turn entry to check against its possible answer. */
-export interface AstEntryInput {
+interface AstEntryInput extends AstCheckMode {
   readonly id: string;
   readonly raw: PyValue;
   readonly prompt: PyDict;
   readonly possibleAnswer: PyValue;
   readonly modelName: string;
   readonly category: string;
-  /** The category the checker routes on (the original id for format sensitivity). */
-  readonly checkerCategory: string;
-  readonly language: CheckerLanguage;
-  readonly format: ReturnFormat;
-  readonly hasToolCallTag: boolean;
   readonly decoder: ModelDecoder;
   readonly underscoreToDot: boolean;
 }
 
 /** The reference's `_evaluate_single_ast_entry`: undefined when correct, else the failure record. */
-export function evaluateAstEntry(input: AstEntryInput): PyDict | undefined {
+function evaluateAstEntry(input: AstEntryInput): PyDict | undefined {
   const { id, raw, prompt, possibleAnswer, modelName, category } = input;
   const functionDocs = prompt.get('function');
   const decoded = input.decoder.decodeAst(raw, input.format, input.hasToolCallTag);
   if (!decoded.ok) {
     return record([
-      ['id', id],
-      ['model_name', modelName],
-      ['test_category', category],
-      ['valid', false],
+      ...failureHead(id, modelName, category),
       ['error', [`Invalid syntax. Failed to decode AST. ${decoded.error}`]],
       ['error_type', 'ast_decoder:decoder_failed'],
       ['prompt', prompt],
@@ -43,10 +42,7 @@ export function evaluateAstEntry(input: AstEntryInput): PyDict | undefined {
   }
   if (!isFunctionCallingFormatOutput(decoded.value)) {
     return record([
-      ['id', id],
-      ['model_name', modelName],
-      ['test_category', category],
-      ['valid', false],
+      ...failureHead(id, modelName, category),
       [
         'error',
         [
@@ -64,10 +60,7 @@ export function evaluateAstEntry(input: AstEntryInput): PyDict | undefined {
   const result = checkAst(docs, decoded.value, possibleAnswer, input.language, input.checkerCategory, input.underscoreToDot);
   if (result.valid) return undefined;
   return record([
-    ['id', id],
-    ['model_name', modelName],
-    ['test_category', category],
-    ['valid', false],
+    ...failureHead(id, modelName, category),
     ['error', result.error],
     ['error_type', result.errorType],
     ['prompt', prompt],
@@ -84,28 +77,33 @@ export function languageOf(category: string): { language: CheckerLanguage; forma
   return { language: 'python', format: 'python' };
 }
 
+/** How the entries of a single-turn category are decoded and checked. */
+export interface AstCheckMode {
+  /** The category the checker routes on (the original id for format sensitivity). */
+  readonly checkerCategory: string;
+  readonly language: CheckerLanguage;
+  readonly format: ReturnFormat;
+  readonly hasToolCallTag: boolean;
+}
+
+/** `evaluateAstEntry` for the `i`-th result of a category run. */
+export function evaluateRunEntry(input: CategoryRunInput, entry: ResultEntry, i: number, mode: AstCheckMode): PyDict | undefined {
+  return evaluateAstEntry({
+    id: entry.id,
+    raw: entry.result,
+    prompt: input.prompts[i]!.raw,
+    possibleAnswer: input.answers![i]!.groundTruth,
+    modelName: input.modelName,
+    category: input.category,
+    decoder: input.decoder,
+    underscoreToDot: input.underscoreToDot,
+    ...mode,
+  });
+}
+
 /** The reference's `ast_file_runner`. */
 export function runAstCategory(input: CategoryRunInput): CategoryRunOutput {
   const { language, format } = languageOf(input.category);
-  const failures: PyDict[] = [];
-  let correct = 0;
-  input.results.forEach((entry, i) => {
-    const failure = evaluateAstEntry({
-      id: entry.id,
-      raw: entry.result,
-      prompt: input.prompts[i]!.raw,
-      possibleAnswer: input.answers![i]!.groundTruth,
-      modelName: input.modelName,
-      category: input.category,
-      checkerCategory: input.category,
-      language,
-      format,
-      hasToolCallTag: false,
-      decoder: input.decoder,
-      underscoreToDot: input.underscoreToDot,
-    });
-    if (failure === undefined) correct++;
-    else failures.push(failure);
-  });
-  return { correct, total: input.results.length, failures };
+  const mode: AstCheckMode = { checkerCategory: input.category, language, format, hasToolCallTag: false };
+  return tallyEntries(input.results, (entry, i) => evaluateRunEntry(input, entry, i, mode));
 }

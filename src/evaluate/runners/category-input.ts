@@ -1,4 +1,5 @@
-import type { PyDict, PyValue } from '../../py/value.js';
+import { pyIterate } from '../../py/ops.js';
+import { PySet, PyTuple, type PyDict, type PyValue } from '../../py/value.js';
 import type { SimContext } from '../../sim/simulated-api.js';
 import type { PossibleAnswer, TestEntry } from '../../spec/schemas.js';
 import type { ModelDecoder } from '../model-decoder.js';
@@ -42,6 +43,37 @@ export function record(entries: [string, PyValue][]): PyDict {
   return new Map(entries);
 }
 
+/** The first fields of every failure record: the entry id, model and category, and `valid: false`. */
+export function failureHead(id: string, modelName: string, category: string): [string, PyValue][] {
+  return [
+    ['id', id],
+    ['model_name', modelName],
+    ['test_category', category],
+    ['valid', false],
+  ];
+}
+
+/** Check every entry: `check` returns the entry's failure record, or undefined when it passes. */
+export function tallyEntries(
+  results: readonly ResultEntry[],
+  check: (entry: ResultEntry, index: number) => PyDict | undefined,
+): CategoryRunOutput {
+  const failures: PyDict[] = [];
+  let correct = 0;
+  results.forEach((entry, i) => {
+    const failure = check(entry, i);
+    if (failure === undefined) correct++;
+    else failures.push(failure);
+  });
+  return { correct, total: results.length, failures };
+}
+
+/** A multi-turn or agentic failure record ends with the entry's `inference_log`, as in the reference. */
+export function withInferenceLog(failure: PyDict | undefined, entry: ResultEntry): PyDict | undefined {
+  failure?.set('inference_log', entry.line.get('inference_log') ?? '');
+  return failure;
+}
+
 /** A copy of an entry's dict without its `function` docs (the reference deletes them from multi-turn records). */
 export function withoutFunctionDocs(raw: PyDict): PyDict {
   const copy: PyDict = new Map(raw);
@@ -49,11 +81,9 @@ export function withoutFunctionDocs(raw: PyDict): PyDict {
   return copy;
 }
 
-/** Iterate a value the way Python's `for x in value` would (lists, tuples, str chars, dict keys). */
-export function pyIterate(value: PyValue): PyValue[] | undefined {
-  if (Array.isArray(value)) return value;
-  if (typeof value === 'string') return [...value];
-  if (value instanceof Map) return [...value.keys()];
-  if (value !== null && typeof value === 'object' && 'items' in value && Array.isArray(value.items)) return value.items;
-  return undefined;
+/** The items of `for x in value` (list, tuple, set, str, dict), or undefined for a value Python cannot iterate. */
+export function iterateOrUndefined(value: PyValue): readonly PyValue[] | undefined {
+  const iterable =
+    Array.isArray(value) || typeof value === 'string' || value instanceof Map || value instanceof PyTuple || value instanceof PySet;
+  return iterable ? pyIterate(value) : undefined;
 }

@@ -2,8 +2,8 @@ import type { ReturnFormat } from '../../exec/decode/index.js';
 import { pyRound } from '../../py/builtins.js';
 import { pyDict, type PyDict } from '../../py/value.js';
 import { pyStatisticsStdev, pyStatisticsVariance } from '../../report/python-statistics.js';
-import { evaluateAstEntry } from './ast-runner.js';
-import type { CategoryRunInput, CategoryRunOutput } from './category-input.js';
+import { evaluateRunEntry } from './ast-runner.js';
+import { tallyEntries, type CategoryRunInput, type CategoryRunOutput } from './category-input.js';
 
 const CONFIG_PATTERN =
   /^ret_fmt=(python|json|verbose_xml|concise_xml)&tool_call_tag=(True|False)&func_doc_fmt=(python|xml|json)&prompt_fmt=(plaintext|markdown)&style=(classic|experimental)$/;
@@ -17,35 +17,21 @@ export function parseFormatConfig(config: string): { format: ReturnFormat; hasTo
 
 /** The reference's `format_sensitivity_runner`: AST checks per entry, accuracy per prompt configuration. */
 export function runFormatSensitivityCategory(input: CategoryRunInput): CategoryRunOutput {
-  const failures: PyDict[] = [];
-  let correct = 0;
   const stats = new Map<string, { correct: number; total: number }>();
-  input.results.forEach((entry, i) => {
+  const { correct, total, failures } = tallyEntries(input.results, (entry, i) => {
     const [, config = '', originalId = ''] = entry.id.split(':');
     const parsed = parseFormatConfig(config) ?? { format: 'python' as const, hasToolCallTag: false };
-    const failure = evaluateAstEntry({
-      id: entry.id,
-      raw: entry.result,
-      prompt: input.prompts[i]!.raw,
-      possibleAnswer: input.answers![i]!.groundTruth,
-      modelName: input.modelName,
-      category: input.category,
+    const failure = evaluateRunEntry(input, entry, i, {
       checkerCategory: originalId,
       language: 'python',
       format: parsed.format,
       hasToolCallTag: parsed.hasToolCallTag,
-      decoder: input.decoder,
-      underscoreToDot: input.underscoreToDot,
     });
     const configStats = stats.get(config) ?? { correct: 0, total: 0 };
     configStats.total++;
-    if (failure === undefined) {
-      correct++;
-      configStats.correct++;
-    } else {
-      failures.push(failure);
-    }
+    if (failure === undefined) configStats.correct++;
     stats.set(config, configStats);
+    return failure;
   });
 
   const byConfig: PyDict = new Map();
@@ -69,5 +55,5 @@ export function runFormatSensitivityCategory(input: CategoryRunInput): CategoryR
     accuracy_std: std,
   });
   for (const [config, value] of byConfig) extraHeader.set(config, value);
-  return { correct, total: input.results.length, failures, extraHeader };
+  return { correct, total, failures, extraHeader };
 }

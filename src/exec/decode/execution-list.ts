@@ -2,9 +2,9 @@
  * Decoded calls → executable Python call strings, for prompting models
  * (`decoded_output_to_execution_list` / `parse_nested_value` in the reference).
  */
-import { pyRepr } from '../../py/repr.js';
+import { pyRepr, pyStr } from '../../py/repr.js';
 import { PyException, type PyDict, type PyValue } from '../../py/value.js';
-import { attributeError, fstr, pyIterate } from './py-helpers.js';
+import { noAttribute, pyIterate } from '../../py/ops.js';
 
 /**
  * One argument value as call-string text.
@@ -23,20 +23,20 @@ export function parseNestedValue(value: PyValue): string {
     if (first.done === true) throw new PyException('IndexError', 'list index out of range');
     const funcName = first.value;
     const args = value.get(funcName) as PyDict;
-    return `${fstr(funcName)}(${formatArguments(args)})`;
+    return `${pyStr(funcName)}(${formatArguments(args)})`;
   }
-  const items = [...value].map(([k, v]) => `'${fstr(k)}': ${parseNestedValue(v)}`);
+  const items = [...value].map(([k, v]) => `'${pyStr(k)}': ${parseNestedValue(v)}`);
   return '{' + items.join(', ') + '}';
 }
 
 /** `k1=v1, k2=v2` with values rendered by `parseNestedValue`. */
 function formatArguments(args: PyDict): string {
-  return [...args].map(([k, v]) => `${fstr(k)}=${parseNestedValue(v)}`).join(', ');
+  return [...args].map(([k, v]) => `${pyStr(k)}=${parseNestedValue(v)}`).join(', ');
 }
 
 /** Python `x.items()` on a value that must be a dict. */
 function items(value: PyValue): [PyValue, PyValue][] {
-  if (!(value instanceof Map)) throw attributeError(value, 'items');
+  if (!(value instanceof Map)) throw noAttribute(value, 'items');
   return [...value];
 }
 
@@ -46,9 +46,9 @@ export function decodedOutputToExecutionList(decoded: PyValue): string[] {
   for (const functionCall of pyIterate(decoded)) {
     for (const [name, args] of items(functionCall)) {
       const argsText = items(args)
-        .map(([k, v]) => `${fstr(k)}=${parseNestedValue(v)}`)
+        .map(([k, v]) => `${pyStr(k)}=${parseNestedValue(v)}`)
         .join(', ');
-      calls.push(`${fstr(name)}(${argsText})`);
+      calls.push(`${pyStr(name)}(${argsText})`);
     }
   }
   return calls;

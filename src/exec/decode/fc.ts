@@ -4,9 +4,9 @@
  * `{name: "<arguments JSON>"}` dicts; a text reply is stored as a string (or a list of strings).
  */
 import { parseJsonLossless, JsonDecodeError } from '../../py/json.js';
-import { pyRepr } from '../../py/repr.js';
+import { pyRepr, pyStr } from '../../py/repr.js';
 import { PyException, pyTypeName, type PyDict, type PyKey, type PyValue } from '../../py/value.js';
-import { attributeError, fstr, pyIterate } from './py-helpers.js';
+import { noAttribute, pyIterate } from '../../py/ops.js';
 import { runDecoder, type DecodeResult } from './result.js';
 
 /** Python `json.loads(value)`: only str is accepted here (bytes never occur in our values). */
@@ -39,7 +39,7 @@ function withCodePointPosition(error: JsonDecodeError): PyException {
 
 /** The first key of a dict, as `list(d.keys())[0]` finds it. */
 function firstKey(value: PyValue): PyValue {
-  if (!(value instanceof Map)) throw attributeError(value, 'keys');
+  if (!(value instanceof Map)) throw noAttribute(value, 'keys');
   const first = value.keys().next();
   if (first.done === true) throw new PyException('IndexError', 'list index out of range');
   return first.value;
@@ -78,12 +78,12 @@ export function convertToFunctionCall(raw: PyValue): string[] {
   const calls = raw instanceof Map ? [raw] : pyIterate(raw);
   const out: string[] = [];
   for (const functionCall of calls) {
-    if (!(functionCall instanceof Map)) throw attributeError(functionCall, 'items');
+    if (!(functionCall instanceof Map)) throw noAttribute(functionCall, 'items');
     for (const [name, rawArgs] of functionCall) {
       const args = typeof rawArgs === 'string' ? pyJsonLoads(rawArgs) : rawArgs;
-      if (!(args instanceof Map)) throw attributeError(args, 'items');
-      const argsText = [...args].map(([k, v]) => `${fstr(k)}=${pyRepr(v)}`).join(',');
-      out.push(`${fstr(name)}(${argsText})`);
+      if (!(args instanceof Map)) throw noAttribute(args, 'items');
+      const argsText = [...args].map(([k, v]) => `${pyStr(k)}=${pyRepr(v)}`).join(',');
+      out.push(`${pyStr(name)}(${argsText})`);
     }
   }
   return out;

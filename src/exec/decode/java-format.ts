@@ -8,7 +8,7 @@
 import { PyException, type PyDict, type PyKey, type PyValue } from '../../py/value.js';
 import { CstSyntaxError, field, type CstNode } from './cst.js';
 import { parseJava } from './java-parser.js';
-import { pyDropFirstAndLast } from './py-helpers.js';
+import { strSlice } from '../../py/str.js';
 
 /**
  * `source_code[node.start_byte:node.end_byte]`.
@@ -60,7 +60,7 @@ export function parseJavaFunctionCall(source: string): PyValue {
     switch (n.type) {
       case 'string_literal':
       case 'character_literal':
-        return nested ? getText(n) : pyDropFirstAndLast(getText(n));
+        return nested ? getText(n) : strSlice(getText(n), 1, -1);
       case 'identifier':
       case 'class_literal':
       case 'type_identifier':

@@ -5,7 +5,9 @@
  * nodes — anything outside the grammar. Where tree-sitter's error recovery accepts a missing `;`
  * the rules in `statementEndOk` imitate it.
  */
+import { utf8Length } from '../../py/builtins.js';
 import { CstSyntaxError, attachComments, escapeLength, leaf, node, type CstNode } from './cst.js';
+import { TokenCursor } from './token-cursor.js';
 
 // ---------------------------------------------------------------------------------------------
 // Tokens
@@ -191,8 +193,6 @@ const BARE_EXPRESSIONS = new Set([
   'decimal_floating_point_literal', 'string_literal', 'character_literal', 'true', 'false', 'null_literal', 'this',
 ]);
 
-const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
-
 /** Context of a statement, for imitating where tree-sitter accepts a missing `;`. */
 interface StatementContext {
   readonly first: boolean;
@@ -204,47 +204,21 @@ interface StatementContext {
 /** Statements inside a block or switch body. */
 const BLOCK_CONTEXT: StatementContext = { first: false, afterSemicolon: true, labeled: false, inBlock: true };
 
-class JavaParser {
-  private pos = 0;
+class JavaParser extends TokenCursor<Token> {
   /** Whether the statement being parsed is the first of the program (see `statementEndOk`). */
   private firstStatement = false;
 
-  constructor(
-    private readonly source: string,
-    private readonly tokens: Token[],
-  ) {}
+  constructor(source: string, tokens: Token[]) {
+    super(source, tokens, RESERVED);
+  }
 
   // ---- token helpers
 
-  private peek(offset = 0): Token | undefined {
-    return this.tokens[this.pos + offset];
-  }
-
-  private is(text: string, offset = 0): boolean {
-    const t = this.peek(offset);
-    return t !== undefined && (t.kind === 'op' || t.kind === 'word') && t.text === text;
-  }
-
-  private fail(): never {
-    throw new CstSyntaxError(this.peek()?.start ?? this.source.length);
-  }
-
-  private take(): CstNode {
+  protected take(): CstNode {
     const t = this.peek();
     if (t === undefined) this.fail();
     this.pos++;
     return leaf(t.kind === 'number' || t.kind === 'string' || t.kind === 'char' ? t.type : t.text, t.start, t.end);
-  }
-
-  private expect(text: string): CstNode {
-    if (!this.is(text)) this.fail();
-    return this.take();
-  }
-
-  /** Whether the token is an identifier (a word that is not reserved). */
-  private isIdentifier(offset = 0): boolean {
-    const t = this.peek(offset);
-    return t !== undefined && t.kind === 'word' && !RESERVED.has(t.text);
   }
 
   private identifier(type = 'identifier'): CstNode {
@@ -252,36 +226,6 @@ class JavaParser {
     const t = this.peek()!;
     this.pos++;
     return leaf(type, t.start, t.end);
-  }
-
-  /** Run `attempt`; on a syntax error restore the position and return undefined. */
-  /** Whether the bracket at `offset` is closed and followed by `text` (a cheap lookahead). */
-  private closedAndFollowedBy(text: string, offset = 0): boolean {
-    let depth = 0;
-    for (let k = this.pos + offset; k < this.tokens.length; k++) {
-      const t = this.tokens[k]!;
-      if (t.kind !== 'op') continue;
-      if (t.text === '(' || t.text === '[' || t.text === '{') depth++;
-      else if (t.text === ')' || t.text === ']' || t.text === '}') {
-        depth--;
-        if (depth === 0) {
-          const next = this.tokens[k + 1];
-          return next !== undefined && next.kind === 'op' && next.text === text;
-        }
-      }
-    }
-    return false;
-  }
-
-  private tryParse<T>(attempt: () => T): T | undefined {
-    const saved = this.pos;
-    try {
-      return attempt();
-    } catch (error) {
-      if (!(error instanceof CstSyntaxError)) throw error;
-      this.pos = saved;
-      return undefined;
-    }
   }
 
   // ---- program and statements

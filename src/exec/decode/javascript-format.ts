@@ -7,7 +7,7 @@
 import { PyException, type PyDict, type PyKey, type PyValue } from '../../py/value.js';
 import { CstSyntaxError, type CstNode } from './cst.js';
 import { parseJavascript } from './javascript-parser.js';
-import { pyDropFirstAndLast } from './py-helpers.js';
+import { strSlice } from '../../py/str.js';
 
 /** JavaScript source → `[{name: {arg: text}}]`, `None` when there is no call, or a SyntaxError. */
 export function parseJavascriptFunctionCall(source: string): PyValue {
@@ -32,7 +32,7 @@ export function parseJavascriptFunctionCall(source: string): PyValue {
         let value = text(child.children[2]!);
         // BFCL parity: js_parser.py trims one pair of matching surrounding quotes.
         if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
-          value = pyDropFirstAndLast(value);
+          value = strSlice(value, 1, -1);
         }
         add(text(child.children[0]!), value);
       } else if (child.type === 'identifier' || child.type === 'true') {

@@ -5,7 +5,9 @@
  * tree-sitter's ERROR nodes. Statements end with `;` or by automatic semicolon insertion (a line
  * break, a `}` or the end of the input), as tree-sitter-javascript's scanner decides.
  */
+import { utf8Length } from '../../py/builtins.js';
 import { CstSyntaxError, attachComments, escapeLength, leaf, node, type CstNode } from './cst.js';
+import { TokenCursor } from './token-cursor.js';
 
 type TokenKind = 'word' | 'number' | 'string' | 'template' | 'regex' | 'op' | 'private';
 
@@ -257,45 +259,20 @@ const UNARY_KEYWORDS = new Set(['typeof', 'void', 'delete', 'await']);
 /** Left-hand sides tree-sitter-javascript accepts in an assignment. */
 const ASSIGNABLE = new Set(['identifier', 'member_expression', 'subscript_expression', 'parenthesized_expression', 'undefined', 'object_pattern', 'array_pattern']);
 
-class JavascriptParser {
-  private pos = 0;
+class JavascriptParser extends TokenCursor<Token> {
   /** Completed top-level statements, and how the last statement ended (see `semicolon`). */
   private statementCount = 0;
   private lastEnd: 'semicolon' | 'asi' | 'same-line' = 'asi';
 
-  constructor(
-    private readonly source: string,
-    private readonly tokens: Token[],
-  ) {}
-
-  private peek(offset = 0): Token | undefined {
-    return this.tokens[this.pos + offset];
+  constructor(source: string, tokens: Token[]) {
+    super(source, tokens, RESERVED);
   }
 
-  private is(text: string, offset = 0): boolean {
-    const t = this.peek(offset);
-    return t !== undefined && (t.kind === 'op' || t.kind === 'word') && t.text === text;
-  }
-
-  private fail(): never {
-    throw new CstSyntaxError(this.peek()?.start ?? this.source.length);
-  }
-
-  private take(type?: string): CstNode {
+  protected take(type?: string): CstNode {
     const t = this.peek();
     if (t === undefined) this.fail();
     this.pos++;
     return leaf(type ?? (t.kind === 'op' || t.kind === 'word' ? t.text : t.kind), t.start, t.end);
-  }
-
-  private expect(text: string): CstNode {
-    if (!this.is(text)) this.fail();
-    return this.take();
-  }
-
-  private isIdentifier(offset = 0): boolean {
-    const t = this.peek(offset);
-    return t !== undefined && t.kind === 'word' && !RESERVED.has(t.text);
   }
 
   private identifier(): CstNode {
@@ -308,35 +285,6 @@ class JavascriptParser {
     const t = this.peek();
     if (t === undefined || (t.kind !== 'word' && t.kind !== 'private')) this.fail();
     return this.take('property_identifier');
-  }
-
-  /** Whether the bracket at `offset` is closed and followed by `text` (a cheap lookahead). */
-  private closedAndFollowedBy(text: string, offset = 0): boolean {
-    let depth = 0;
-    for (let k = this.pos + offset; k < this.tokens.length; k++) {
-      const t = this.tokens[k]!;
-      if (t.kind !== 'op') continue;
-      if (t.text === '(' || t.text === '[' || t.text === '{') depth++;
-      else if (t.text === ')' || t.text === ']' || t.text === '}') {
-        depth--;
-        if (depth === 0) {
-          const next = this.tokens[k + 1];
-          return next !== undefined && next.kind === 'op' && next.text === text;
-        }
-      }
-    }
-    return false;
-  }
-
-  private tryParse<T>(attempt: () => T): T | undefined {
-    const saved = this.pos;
-    try {
-      return attempt();
-    } catch (error) {
-      if (!(error instanceof CstSyntaxError)) throw error;
-      this.pos = saved;
-      return undefined;
-    }
   }
 
   // ---- statements
@@ -369,10 +317,10 @@ class JavascriptParser {
     }
     const first = children[0]!;
     const last = children[children.length - 1]!;
-    const length = Buffer.byteLength(this.source.slice(first.start, last.end), 'utf8');
+    const length = utf8Length(this.source.slice(first.start, last.end));
     if (this.statementCount === 0 && length < 6) this.fail();
     if (this.lastEnd === 'same-line') this.fail();
-    if (next.kind === 'word' && Buffer.byteLength(next.text, 'utf8') <= 4 && (this.is('(', 1) || this.is('.', 1) || this.is(':', 1))) {
+    if (next.kind === 'word' && utf8Length(next.text) <= 4 && (this.is('(', 1) || this.is('.', 1) || this.is(':', 1))) {
       this.fail();
     }
     this.lastEnd = 'same-line';

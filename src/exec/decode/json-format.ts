@@ -4,7 +4,7 @@
  */
 import { JsonDecodeError, parseJsonLossless } from '../../py/json.js';
 import { PyException, type PyDict, type PyValue } from '../../py/value.js';
-import { pyDictSet, pyIterate } from './py-helpers.js';
+import { dictSet, pyIterate } from '../../py/ops.js';
 import { strRepr } from '../../py/repr.js';
 
 /** Python's `\s` in a str pattern (Unicode whitespace), for regexes ported from the reference. */
@@ -42,7 +42,7 @@ export function parseJsonFunctionCall(source: string): PyValue[] {
     const name = getItem(item, 'function');
     const args = getItem(item, 'parameters');
     const call: PyDict = new Map();
-    pyDictSet(call, name, args);
+    dictSet(call, name, args);
     calls.push(call);
   }
   return calls;

@@ -9,7 +9,8 @@ import { decodedOutputToExecutionList } from './execution-list.js';
 import { parseJavaFunctionCall } from './java-format.js';
 import { parseJavascriptFunctionCall } from './javascript-format.js';
 import { parseJsonFunctionCall } from './json-format.js';
-import { attributeError, pyDropFirstAndLast, pyStrip } from './py-helpers.js';
+import { noAttribute } from '../../py/ops.js';
+import { pyStrip, strSlice } from '../../py/str.js';
 import { parsePythonFunctionCalls } from './python-format.js';
 import { runDecoder, type DecodeResult, type ReturnFormat } from './result.js';
 import { parseConciseXmlFunctionCall, parseVerboseXmlFunctionCall } from './xml-format.js';
@@ -24,7 +25,7 @@ const JSON_LIST = /\[[\s\S]*\]/;
  * and spaces at both ends, then add a missing `[` or `]`, whatever the return format.
  */
 function wrapInBrackets(raw: PyValue): string {
-  if (typeof raw !== 'string') throw attributeError(raw, 'strip');
+  if (typeof raw !== 'string') throw noAttribute(raw, 'strip');
   let result = pyStrip(raw, '`\n ');
   if (!result.startsWith('[')) result = '[' + result;
   if (!result.endsWith(']')) result = result + ']';
@@ -44,9 +45,9 @@ export function astParse(input: string, language: ReturnFormat, hasToolCallTag: 
       return parsePythonFunctionCalls(text);
     case 'java':
       // BFCL parity: ast_parse drops the first and last character (the brackets) for Java/JS.
-      return parseJavaFunctionCall(pyDropFirstAndLast(text));
+      return parseJavaFunctionCall(strSlice(text, 1, -1));
     case 'javascript':
-      return parseJavascriptFunctionCall(pyDropFirstAndLast(text));
+      return parseJavascriptFunctionCall(strSlice(text, 1, -1));
     case 'verbose_xml':
     case 'concise_xml': {
       const match = XML_FUNCTIONS.exec(text);

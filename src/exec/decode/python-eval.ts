@@ -9,22 +9,11 @@
  * TypeError that the first unknown name or construct gives.
  */
 import type { BinaryOperator as AstBinaryOperator, ExprNode } from '../python-ast.js';
-import { astClassRepr, PyComplex } from '../python-ast.js';
+import { PyComplex } from '../../py/complex.js';
+import { astClassRepr } from '../python-ast.js';
 import { pyBinaryOp, pyUnaryOp, type BinaryOperator } from '../../py/operators.js';
-import { compareCodePoints } from '../../py/builtins.js';
-import { pyRepr } from '../../py/repr.js';
-import {
-  PyException,
-  PySet,
-  PyTuple,
-  pyEquals,
-  pyTruthy,
-  pyTypeName,
-  dictGet,
-  type PyDict,
-  type PyValue,
-} from '../../py/value.js';
-import { asDictKey, pyDictSet } from './py-helpers.js';
+import { dictSet, getItem, hashKey, pyCompare, pyContains } from '../../py/ops.js';
+import { PyException, PySet, PyTuple, pyEquals, pyTruthy, pyTypeName, type PyDict, type PyValue } from '../../py/value.js';
 
 const ARITHMETIC: Partial<Record<AstBinaryOperator, BinaryOperator>> = {
   Add: '+',
@@ -59,7 +48,7 @@ export function evaluateExpression(node: ExprNode): PyValue {
     case 'Tuple':
       return new PyTuple(node.elts.map(evaluateExpression));
     case 'Set':
-      return new PySet(node.elts.map((e) => asDictKey(evaluateExpression(e))));
+      return new PySet(node.elts.map((e) => hashKey(evaluateExpression(e))));
     case 'Dict': {
       const dict: PyDict = new Map();
       node.keys.forEach((keyNode, i) => {
@@ -68,11 +57,11 @@ export function evaluateExpression(node: ExprNode): PyValue {
           if (!(mapping instanceof Map)) {
             throw new PyException('TypeError', `'${pyTypeName(mapping)}' object is not a mapping`);
           }
-          for (const [k, v] of mapping) pyDictSet(dict, k, v);
+          for (const [k, v] of mapping) dictSet(dict, k, v);
           return;
         }
         const key = evaluateExpression(keyNode);
-        pyDictSet(dict, key, evaluateExpression(node.values[i]!));
+        dictSet(dict, key, evaluateExpression(node.values[i]!));
       });
       return dict;
     }
@@ -105,7 +94,7 @@ export function evaluateExpression(node: ExprNode): PyValue {
       return true;
     }
     case 'Subscript':
-      return subscript(evaluateExpression(node.value), evaluateExpression(node.slice));
+      return getItem(evaluateExpression(node.value), evaluateExpression(node.slice));
     default:
       // Attribute access, calls, comprehensions...: outside what a literal argument needs.
       throw new PyException('TypeError', `cannot evaluate ${astClassRepr(node)} in an argument value`);
@@ -189,86 +178,10 @@ function compare(op: string, left: PyValue, right: PyValue): boolean {
     case 'IsNot':
       return left !== right;
     case 'In':
-      return contains(right, left);
+      return pyContains(right, left);
     case 'NotIn':
-      return !contains(right, left);
-    default: {
-      const symbol = ORDER_SYMBOL[op as keyof typeof ORDER_SYMBOL];
-      const order = ordering(left, right, symbol);
-      switch (op) {
-        case 'Lt':
-          return order < 0;
-        case 'LtE':
-          return order <= 0;
-        case 'Gt':
-          return order > 0;
-        default:
-          return order >= 0;
-      }
-    }
+      return !pyContains(right, left);
+    default:
+      return pyCompare(ORDER_SYMBOL[op as keyof typeof ORDER_SYMBOL], left, right);
   }
-}
-
-/** Python ordering of numbers, strings and sequences; NaN compares false both ways. */
-function ordering(left: PyValue, right: PyValue, symbol: string): number {
-  const num = (v: PyValue): bigint | number | undefined =>
-    typeof v === 'bigint' || typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1n : 0n) : undefined;
-  const a = num(left);
-  const b = num(right);
-  if (a !== undefined && b !== undefined) return a < b ? -1 : a > b ? 1 : a == b ? 0 : NaN; // eslint-disable-line eqeqeq
-  if (typeof left === 'string' && typeof right === 'string') return compareCodePoints(left, right);
-  const seq = (v: PyValue): PyValue[] | undefined => (Array.isArray(v) ? v : undefined);
-  const tup = (v: PyValue): PyValue[] | undefined => (v instanceof PyTuple ? v.items : undefined);
-  const pair = seq(left) && seq(right) ? [seq(left)!, seq(right)!] : tup(left) && tup(right) ? [tup(left)!, tup(right)!] : undefined;
-  if (pair !== undefined) {
-    const [xs, ys] = pair as [PyValue[], PyValue[]];
-    for (let i = 0; i < Math.min(xs.length, ys.length); i++) {
-      if (!pyEquals(xs[i]!, ys[i]!)) return ordering(xs[i]!, ys[i]!, symbol);
-    }
-    return xs.length - ys.length;
-  }
-  throw new PyException(
-    'TypeError',
-    `'${symbol}' not supported between instances of '${pyTypeName(left)}' and '${pyTypeName(right)}'`,
-  );
-}
-
-function contains(container: PyValue, item: PyValue): boolean {
-  if (typeof container === 'string') {
-    if (typeof item !== 'string') {
-      throw new PyException('TypeError', `'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
-    }
-    return container.includes(item);
-  }
-  if (Array.isArray(container)) return container.some((x) => pyEquals(x, item));
-  if (container instanceof PyTuple) return container.items.some((x) => pyEquals(x, item));
-  if (container instanceof Map) return dictGet(container, asDictKey(item)) !== undefined;
-  if (container instanceof PySet) return [...container.items].some((x) => pyEquals(x, item));
-  throw new PyException('TypeError', `argument of type '${pyTypeName(container)}' is not iterable`);
-}
-
-function subscript(container: PyValue, index: PyValue): PyValue {
-  if (container instanceof Map) {
-    const value = dictGet(container, asDictKey(index));
-    if (value === undefined) throw new PyException('KeyError', pyRepr(index));
-    return value;
-  }
-  const items = Array.isArray(container)
-    ? container
-    : container instanceof PyTuple
-      ? container.items
-      : typeof container === 'string'
-        ? [...container]
-        : undefined;
-  const kind = pyTypeName(container);
-  if (items === undefined) throw new PyException('TypeError', `'${kind}' object is not subscriptable`);
-  if (typeof index !== 'bigint' && typeof index !== 'boolean') {
-    throw new PyException('TypeError', `${kind} indices must be integers or slices, not ${pyTypeName(index)}`);
-  }
-  let i = Number(typeof index === 'boolean' ? (index ? 1n : 0n) : index);
-  if (i < 0) i += items.length;
-  if (i < 0 || i >= items.length) {
-    throw new PyException('IndexError', `${kind === 'str' ? 'string' : kind} index out of range`);
-  }
-  return items[i]!;
 }

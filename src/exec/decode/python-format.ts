@@ -4,12 +4,14 @@
  * `resolve_ast_call` / `resolve_ast_by_type` do (model_handler/utils.py).
  */
 import type { CallNode, ExprNode } from '../python-ast.js';
-import { astClassRepr, PyComplex } from '../python-ast.js';
+import { PyComplex } from '../../py/complex.js';
+import { astClassRepr } from '../python-ast.js';
 import { parsePythonExpression } from '../python-parser.js';
 import { unparseExpression } from '../python-unparse.js';
 import { pyUnaryOp } from '../../py/operators.js';
 import { PY_ELLIPSIS, PyException, PyTuple, pyTruthy, type PyDict, type PyValue } from '../../py/value.js';
-import { pyDictSet, pyStrip } from './py-helpers.js';
+import { dictSet } from '../../py/ops.js';
+import { pyStrip } from '../../py/str.js';
 import { evaluateExpression } from './python-eval.js';
 
 /** Python `ast.parse(source, mode="eval").body`, raising the SyntaxError on failure. */
@@ -114,7 +116,7 @@ export function resolveAstByType(node: ExprNode | null): PyValue {
       node.keys.forEach((keyNode, i) => {
         const key = resolveAstByType(keyNode);
         const value = resolveAstByType(node.values[i]!);
-        pyDictSet(dict, key, value);
+        dictSet(dict, key, value);
       });
       return dict;
     }

@@ -44,8 +44,3 @@ export function describeError(error: unknown): { error: string; errorType: strin
   // Anything else is a bug in this port; it still counts as a decode failure, as any exception does.
   return { errorType: 'Exception', error: error instanceof Error ? error.message : String(error) };
 }
-
-/** Raise the Python `AttributeError` of `value.<attr>` on a value that lacks the attribute. */
-export function noAttribute(typeName: string, attr: string): PyException {
-  return new PyException('AttributeError', `'${typeName}' object has no attribute '${attr}'`);
-}

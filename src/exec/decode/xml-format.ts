@@ -6,7 +6,7 @@
 import { PyException, type PyDict, type PyValue } from '../../py/value.js';
 import { strRepr } from '../../py/repr.js';
 import { literalEvalString } from '../python-literal.js';
-import { pyFloatFromString, pyIntFromString, pyStrip } from './py-helpers.js';
+import { pyFloatFromString, pyIntFromString, pyStrip } from '../../py/str.js';
 import { find, findAll, parseXml, type XmlElement } from './xml-parser.js';
 
 /**

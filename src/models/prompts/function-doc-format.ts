@@ -8,7 +8,7 @@
 import { jsonDumps } from '../../py/json.js';
 import { pyRepr, pyStr } from '../../py/repr.js';
 import { PyException, pyTruthy, type PyValue } from '../../py/value.js';
-import { asDict, assertHashable, concatStr, contains, getItem, getOr } from '../tools/py-dict-access.js';
+import { augmented, dictGetOr, expectDictFor, getItem, pyContains, requireHashable } from '../../py/ops.js';
 import type { FunctionDocFormat } from './default-prompts.js';
 
 /** The function docs as the prompt shows them (`format_function_doc`). */
@@ -32,15 +32,15 @@ export function formatFunctionDoc(functions: readonly PyValue[], format: Functio
 export function generateFunctionDocXml(functions: readonly PyValue[]): string {
   const blocks = functions.map((fn) => {
     const name = getItem(fn, 'name');
-    const desc = getOr(fn, 'description', '');
+    const desc = dictGetOr(fn, 'description', '');
     const schema = getItem(fn, 'parameters');
-    const properties = getOr(schema, 'properties', new Map());
-    const required = getOr(schema, 'required', null);
+    const properties = dictGetOr(schema, 'properties', new Map());
+    const required = dictGetOr(schema, 'required', null);
 
     let xml = `<function name="${pyStr(name)}">\n`;
     xml += `  <desc>${pyStr(desc)}</desc>\n`;
     xml += '  <params>\n';
-    for (const [paramName, meta] of asDict(properties, 'items')) xml += paramXml(paramName, meta, required, 2);
+    for (const [paramName, meta] of expectDictFor(properties, 'items')) xml += paramXml(paramName, meta, required, 2);
     xml += '  </params>\n';
     xml += '</function>\n';
     return xml;
@@ -52,21 +52,21 @@ export function generateFunctionDocXml(functions: readonly PyValue[]): string {
 function paramXml(name: PyValue, meta: PyValue, required: PyValue, indentLevel: number): string {
   const indent = ' '.repeat(indentLevel * 2);
 
-  let type: PyValue = getOr(meta, 'type', 'string');
-  let desc: PyValue = getOr(meta, 'description', '');
-  const isRequired = required === null || contains(required, name) ? 'true' : 'false';
+  let type: PyValue = dictGetOr(meta, 'type', 'string');
+  let desc: PyValue = dictGetOr(meta, 'description', '');
+  const isRequired = required === null || pyContains(required, name) ? 'true' : 'false';
 
-  if (contains(meta, 'enum')) desc = concatStr(desc, ` Enum values: ${pyStr(getItem(meta, 'enum'))}.`);
+  if (pyContains(meta, 'enum')) desc = augmented('+', desc, ` Enum values: ${pyStr(getItem(meta, 'enum'))}.`);
 
-  if (contains(meta, 'items') && contains(getItem(meta, 'items'), 'type')) {
+  if (pyContains(meta, 'items') && pyContains(getItem(meta, 'items'), 'type')) {
     type = `${pyStr(type)}[${pyStr(getItem(getItem(meta, 'items'), 'type'))}]`;
-  } else if (contains(meta, 'additionalProperties')) {
-    const inner = getOr(getItem(meta, 'additionalProperties'), 'type', 'string');
+  } else if (pyContains(meta, 'additionalProperties')) {
+    const inner = dictGetOr(getItem(meta, 'additionalProperties'), 'type', 'string');
     type = `${pyStr(type)}[${pyStr(inner)}]`;
   }
 
   const attrs = [`name="${pyStr(name)}", type="${pyStr(type)}", required="${isRequired}"`];
-  if (contains(meta, 'default')) attrs.push(`default="${pyRepr(getItem(meta, 'default'))}"`);
+  if (pyContains(meta, 'default')) attrs.push(`default="${pyRepr(getItem(meta, 'default'))}"`);
   // BFCL parity: utils.py::_generate_function_doc_xml — every comma of the joined attributes is
   // dropped, including commas inside a name, a type or a default's repr (`[1, 2]` shows as `[1 2]`).
   const parts = [
@@ -74,10 +74,10 @@ function paramXml(name: PyValue, meta: PyValue, required: PyValue, indentLevel: 
     `${indent}  <desc>${pyStr(desc)}</desc>\n`,
   ];
 
-  if (contains(meta, 'properties')) {
-    const childRequired = getOr(meta, 'required', null);
+  if (pyContains(meta, 'properties')) {
+    const childRequired = dictGetOr(meta, 'required', null);
     parts.push(`${indent}  <params>\n`);
-    for (const [childName, childMeta] of asDict(getItem(meta, 'properties'), 'items')) {
+    for (const [childName, childMeta] of expectDictFor(getItem(meta, 'properties'), 'items')) {
       parts.push(paramXml(childName, childMeta, childRequired, indentLevel + 2));
     }
     parts.push(`${indent}  </params>\n`);
@@ -106,14 +106,14 @@ export function generateFunctionDocPython(functions: readonly PyValue[]): string
   const docs: string[] = [];
   for (const fn of functions) {
     const name = getItem(fn, 'name');
-    const desc = getOr(fn, 'description', '');
+    const desc = dictGetOr(fn, 'description', '');
 
     const lines = [`# Function: ${pyStr(name)}\n`, '    """\n', `    ${pyStr(desc)}\n\n`];
-    const schema = getOr(fn, 'parameters', new Map());
-    const properties = getOr(schema, 'properties', new Map());
+    const schema = dictGetOr(fn, 'parameters', new Map());
+    const properties = dictGetOr(schema, 'properties', new Map());
     if (pyTruthy(properties)) {
       lines.push('    Args:\n');
-      for (const [paramName, meta] of asDict(properties, 'items')) lines.push(...paramDoc(paramName, meta, 0));
+      for (const [paramName, meta] of expectDictFor(properties, 'items')) lines.push(...paramDoc(paramName, meta, 0));
     }
     lines.push('    """\n');
     docs.push(lines.join(''));
@@ -127,13 +127,13 @@ export function generateFunctionDocPython(functions: readonly PyValue[]): string
 function paramDoc(name: PyValue, meta: PyValue, depth: number): string[] {
   const indent = ARG_INDENT + ' '.repeat(4 * depth);
   const pyType = toPyType(meta);
-  let desc: PyValue = getOr(meta, 'description', '');
-  if (contains(meta, 'enum')) desc = concatStr(desc, ` Enum values: ${pyStr(getItem(meta, 'enum'))}.`);
-  const defaultNote = contains(meta, 'default') ? `, default=${pyRepr(getItem(meta, 'default'))}` : '';
+  let desc: PyValue = dictGetOr(meta, 'description', '');
+  if (pyContains(meta, 'enum')) desc = augmented('+', desc, ` Enum values: ${pyStr(getItem(meta, 'enum'))}.`);
+  const defaultNote = pyContains(meta, 'default') ? `, default=${pyRepr(getItem(meta, 'default'))}` : '';
 
   const lines = [`${indent}${pyStr(name)} (${pyStr(pyType)}${defaultNote}): ${pyStr(desc)}\n`];
-  if (contains(meta, 'properties')) {
-    for (const [childName, childMeta] of asDict(getItem(meta, 'properties'), 'items')) {
+  if (pyContains(meta, 'properties')) {
+    for (const [childName, childMeta] of expectDictFor(getItem(meta, 'properties'), 'items')) {
       lines.push(...paramDoc(childName, childMeta, depth + 1));
     }
   }
@@ -142,14 +142,14 @@ function paramDoc(name: PyValue, meta: PyValue, depth: number): string[] {
 
 /** Python type annotation of a parameter schema (`_to_py_type`); unknown types are shown as they are. */
 function toPyType(meta: PyValue): PyValue {
-  const type = getOr(meta, 'type', 'string');
-  assertHashable(type);
+  const type = dictGetOr(meta, 'type', 'string');
+  requireHashable(type);
   if (typeof type !== 'string') return type;
   const primitive = PRIMITIVE_PY_TYPES.get(type);
   if (primitive !== undefined) return primitive;
-  if (LIST_TYPES.has(type) && contains(meta, 'items')) return `list[${pyStr(toPyType(getItem(meta, 'items')))}]`;
+  if (LIST_TYPES.has(type) && pyContains(meta, 'items')) return `list[${pyStr(toPyType(getItem(meta, 'items')))}]`;
   if (DICT_TYPES.has(type)) {
-    if (contains(meta, 'additionalProperties')) {
+    if (pyContains(meta, 'additionalProperties')) {
       return `dict[str, ${pyStr(toPyType(getItem(meta, 'additionalProperties')))}]`;
     }
     return 'dict';

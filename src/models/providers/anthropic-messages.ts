@@ -14,12 +14,10 @@ import { ModelStyle } from '../tools/model-style.js';
 import { convertToTool } from '../tools/convert-to-tool.js';
 import {
   ProviderModel,
-  copyQuestion,
   formatExecutionResultsPrompting,
   requestBody,
   snapshot,
   stepData,
-  withPromptingSystemPrompt,
   type AdapterSettings,
 } from './provider-model.js';
 import { ResponseReader, chatMessage, freezeForWire, messageToPy } from './wire.js';
@@ -80,7 +78,7 @@ export class AnthropicModel extends ProviderModel {
    * messages for the `system` field, and consecutive user messages of each turn are merged.
    */
   startConversation(start: ConversationStart): { conversation: Conversation; question: Message[][] } {
-    const question = this.mode === 'prompting' ? withPromptingSystemPrompt(start) : copyQuestion(start.question);
+    const question = this.initialQuestion(start);
     const systemText = extractSystemPrompt(question[0] ?? []);
     const merged = question.map(combineConsecutiveUserPrompts);
     // BFCL parity: caching is decided on `id.rsplit("_", 1)[0]`, i.e. multi-turn and agentic entries.

@@ -3,22 +3,12 @@
  * mode. It is also the path for any OpenAI-compatible server (vLLM, sglang, ollama, llama.cpp).
  */
 
-import { pyRepr } from '../../py/repr.js';
 import type { PyDict, PyValue } from '../../py/value.js';
 import type { Conversation, ConversationStart, ModelStep, QueryOptions } from '../../spec/model.js';
 import type { Message } from '../../spec/schemas.js';
 import { ModelStyle } from '../tools/model-style.js';
-import { convertToTool } from '../tools/convert-to-tool.js';
-import {
-  ProviderModel,
-  copyQuestion,
-  formatExecutionResultsPrompting,
-  requestBody,
-  stepData,
-  withPromptingSystemPrompt,
-  type AdapterSettings,
-} from './provider-model.js';
-import { ResponseReader, chatMessage, freezeForWire, markAppendOnly, messageToPy } from './wire.js';
+import { OpenAIConversation } from './openai-conversation.js';
+import { ProviderModel, requestBody, stepData, type AdapterSettings } from './provider-model.js';
 
 export const CHAT_COMPLETIONS_PATH = '/chat/completions';
 
@@ -36,51 +26,23 @@ export class OpenAICompletionsModel extends ProviderModel {
   }
 
   startConversation(start: ConversationStart): { conversation: Conversation; question: Message[][] } {
-    const question = this.mode === 'prompting' ? withPromptingSystemPrompt(start) : copyQuestion(start.question);
-    return { conversation: new ChatConversation(this.settings, start.functions), question };
+    return { conversation: new ChatConversation(this.settings, start.functions), question: this.initialQuestion(start) };
   }
 }
 
-class ChatConversation implements Conversation {
-  private readonly messages: PyValue[] = markAppendOnly([]);
-  private tools: PyValue[] = [];
-  private lastInputLog: () => PyValue = () => '';
-  private readonly reader = new ResponseReader('OpenAI chat completions');
-
-  constructor(
-    private readonly settings: AdapterSettings,
-    functions: readonly PyValue[],
-  ) {
-    if (settings.mode === 'fc') this.setFunctions(functions);
-  }
-
-  addFirstTurnMessages(messages: readonly Message[]): void {
-    for (const message of messages) this.messages.push(messageToPy(message));
-  }
-
-  addNextTurnMessages(messages: readonly Message[]): void {
-    this.addFirstTurnMessages(messages);
-  }
-
-  setFunctions(functions: readonly PyValue[]): void {
-    this.tools = freezeForWire(convertToTool(functions, ModelStyle.OPENAI_COMPLETIONS));
+class ChatConversation extends OpenAIConversation {
+  constructor(settings: AdapterSettings, functions: readonly PyValue[]) {
+    super(settings, functions, ModelStyle.OPENAI_COMPLETIONS, 'OpenAI chat completions');
   }
 
   async query(options: QueryOptions = {}): Promise<ModelStep> {
-    const fc = this.settings.mode === 'fc';
-    // Built only when asked for (`--include-input-log`): the history up to now and the tools in effect.
-    const count = this.messages.length;
-    const tools = this.tools;
-    this.lastInputLog = () => {
-      const message = pyRepr(this.messages.slice(0, count));
-      return new Map<string, PyValue>(fc ? [['message', message], ['tools', tools]] : [['message', message]]);
-    };
+    this.recordInputLog();
     const body = requestBody([
-      ['messages', this.messages],
+      ['messages', this.history],
       ['model', this.settings.config.modelName],
       ['temperature', this.settings.temperature],
       ['store', false],
-      ['tools', fc && this.tools.length > 0 ? this.tools : undefined],
+      ['tools', this.requestTools()],
     ]);
     const { json, latency } = await this.settings.transport.post(
       CHAT_COMPLETIONS_PATH,
@@ -140,28 +102,18 @@ class ChatConversation implements Conversation {
 
   /** The assistant message goes back into the history as it came. */
   addAssistantMessage(step: ModelStep): void {
-    this.messages.push(stepData(step, ChatStep).message);
+    this.history.push(stepData(step, ChatStep).message);
   }
 
-  addExecutionResults(results: readonly string[], decodedCalls: readonly string[], step: ModelStep): void {
-    if (this.settings.mode === 'prompting') {
-      this.messages.push(chatMessage('user', formatExecutionResultsPrompting(results, decodedCalls)));
-      return;
-    }
-    const { toolCallIds } = stepData(step, ChatStep);
-    const count = Math.min(results.length, toolCallIds.length);
-    for (let i = 0; i < count; i++) {
-      this.messages.push(
-        new Map<string, PyValue>([
-          ['role', 'tool'],
-          ['content', results[i]!],
-          ['tool_call_id', toolCallIds[i]!],
-        ]),
-      );
-    }
+  protected callIds(step: ModelStep): readonly PyValue[] {
+    return stepData(step, ChatStep).toolCallIds;
   }
 
-  inferenceInputLog(): PyValue {
-    return this.lastInputLog();
+  protected toolResult(callId: PyValue, result: string): PyDict {
+    return new Map<string, PyValue>([
+      ['role', 'tool'],
+      ['content', result],
+      ['tool_call_id', callId],
+    ]);
   }
 }

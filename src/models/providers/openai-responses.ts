@@ -3,22 +3,13 @@
  * registry entry), in FC and prompting mode.
  */
 
-import { pyRepr } from '../../py/repr.js';
 import type { PyDict, PyValue } from '../../py/value.js';
 import type { Conversation, ConversationStart, ModelStep, QueryOptions } from '../../spec/model.js';
 import type { Message } from '../../spec/schemas.js';
 import { ModelStyle } from '../tools/model-style.js';
-import { convertToTool } from '../tools/convert-to-tool.js';
-import {
-  ProviderModel,
-  copyQuestion,
-  formatExecutionResultsPrompting,
-  requestBody,
-  stepData,
-  withPromptingSystemPrompt,
-  type AdapterSettings,
-} from './provider-model.js';
-import { ResponseReader, chatMessage, freezeForWire, markAppendOnly, messageToPy } from './wire.js';
+import { OpenAIConversation } from './openai-conversation.js';
+import { ProviderModel, requestBody, stepData, type AdapterSettings } from './provider-model.js';
+import { messageToPy } from './wire.js';
 
 export const RESPONSES_PATH = '/responses';
 
@@ -49,67 +40,37 @@ export class OpenAIResponsesModel extends ProviderModel {
   startConversation(start: ConversationStart): { conversation: Conversation; question: Message[][] } {
     // BFCL parity: _pre_query_processing_* — the system prompt (prompting) goes into turn 0 first;
     // the `system` → `developer` renaming happens as messages enter the history.
-    const question = this.mode === 'prompting' ? withPromptingSystemPrompt(start) : copyQuestion(start.question);
-    return { conversation: new ResponsesConversation(this.settings, start.functions), question };
+    return { conversation: new ResponsesConversation(this.settings, start.functions), question: this.initialQuestion(start) };
   }
 }
 
-class ResponsesConversation implements Conversation {
-  private readonly input: PyValue[] = markAppendOnly([]);
-  private tools: PyValue[] = [];
-  private lastInputLog: () => PyValue = () => '';
-  private readonly reader = new ResponseReader('OpenAI Responses');
-
-  constructor(
-    private readonly settings: AdapterSettings,
-    functions: readonly PyValue[],
-  ) {
-    if (settings.mode === 'fc') this.setFunctions(functions);
-  }
-
-  addFirstTurnMessages(messages: readonly Message[]): void {
-    this.addMessages(messages);
-  }
-
-  addNextTurnMessages(messages: readonly Message[]): void {
-    this.addMessages(messages);
+class ResponsesConversation extends OpenAIConversation {
+  constructor(settings: AdapterSettings, functions: readonly PyValue[]) {
+    super(settings, functions, ModelStyle.OPENAI_RESPONSES, 'OpenAI Responses');
   }
 
   /**
    * BFCL parity: openai_response.py::_substitute_prompt_role — OpenAI reserves `system` for its own
    * messages, so the reference sends every `system` message as `developer`.
    */
-  private addMessages(messages: readonly Message[]): void {
-    for (const message of messages) {
-      const dict = messageToPy(message);
-      if (dict.get('role') === 'system') dict.set('role', 'developer');
-      this.input.push(dict);
-    }
-  }
-
-  setFunctions(functions: readonly PyValue[]): void {
-    this.tools = freezeForWire(convertToTool(functions, ModelStyle.OPENAI_RESPONSES));
+  protected override historyMessage(message: Message): PyDict {
+    const dict = messageToPy(message);
+    if (dict.get('role') === 'system') dict.set('role', 'developer');
+    return dict;
   }
 
   async query(options: QueryOptions = {}): Promise<ModelStep> {
-    const fc = this.settings.mode === 'fc';
     const modelName = this.settings.config.modelName;
     const reasoning = isOpenAIReasoningModel(modelName);
-    // Built only when asked for (`--include-input-log`): the history up to now and the tools in effect.
-    const count = this.input.length;
-    const tools = this.tools;
-    this.lastInputLog = () => {
-      const message = pyRepr(this.input.slice(0, count));
-      return new Map<string, PyValue>(fc ? [['message', message], ['tools', tools]] : [['message', message]]);
-    };
+    this.recordInputLog();
     const body = requestBody([
-      ['input', this.input],
+      ['input', this.history],
       ['model', modelName],
       ['store', false],
       ['include', reasoning ? ['reasoning.encrypted_content'] : undefined],
       ['reasoning', reasoning ? new Map([['summary', 'auto']]) : undefined],
       ['temperature', reasoning ? undefined : this.settings.temperature],
-      ['tools', fc && this.tools.length > 0 ? this.tools : undefined],
+      ['tools', this.requestTools()],
     ]);
     const { json, latency } = await this.settings.transport.post(RESPONSES_PATH, body, this.settings.requestTimeoutMs, options);
     return this.parse(json, latency);
@@ -169,28 +130,18 @@ class ResponsesConversation implements Conversation {
 
   /** The response's output items go back into the input as they came. */
   addAssistantMessage(step: ModelStep): void {
-    this.input.push(...stepData(step, ResponsesStep).outputItems);
+    this.history.push(...stepData(step, ResponsesStep).outputItems);
   }
 
-  addExecutionResults(results: readonly string[], decodedCalls: readonly string[], step: ModelStep): void {
-    if (this.settings.mode === 'prompting') {
-      this.input.push(chatMessage('user', formatExecutionResultsPrompting(results, decodedCalls)));
-      return;
-    }
-    const { callIds } = stepData(step, ResponsesStep);
-    const count = Math.min(results.length, callIds.length);
-    for (let i = 0; i < count; i++) {
-      this.input.push(
-        new Map<string, PyValue>([
-          ['type', 'function_call_output'],
-          ['call_id', callIds[i]!],
-          ['output', results[i]!],
-        ]),
-      );
-    }
+  protected callIds(step: ModelStep): readonly PyValue[] {
+    return stepData(step, ResponsesStep).callIds;
   }
 
-  inferenceInputLog(): PyValue {
-    return this.lastInputLog();
+  protected toolResult(callId: PyValue, result: string): PyDict {
+    return new Map<string, PyValue>([
+      ['type', 'function_call_output'],
+      ['call_id', callId],
+      ['output', result],
+    ]);
   }
 }

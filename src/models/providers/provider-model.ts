@@ -56,6 +56,14 @@ export abstract class ProviderModel implements Model {
   abstract startConversation(start: ConversationStart): { conversation: Conversation; question: Message[][] };
 
   /**
+   * The question turns a conversation starts from: in prompting mode with the system prompt in the
+   * first turn (`_pre_query_processing_prompting`), in FC mode an unchanged copy.
+   */
+  protected initialQuestion(start: ConversationStart): Message[][] {
+    return this.mode === 'prompting' ? withPromptingSystemPrompt(start) : copyQuestion(start.question);
+  }
+
+  /**
    * The handler's `decode_execute(result, has_tool_call_tag=False)`: `convert_to_function_call` for FC,
    * `default_decode_execute_prompting` for prompting.
    */

@@ -9,7 +9,7 @@ import { pyDeepCopy } from '../../py/operators.js';
 import { pyRepr, pyStr } from '../../py/repr.js';
 import { PyException, type PyDict, type PyValue } from '../../py/value.js';
 import { ModelStyle } from './model-style.js';
-import { asDict, assertHashable, concatStr, contains, getItem } from './py-dict-access.js';
+import { augmented, expectDictFor, getItem, pyContains, requireHashable } from '../../py/ops.js';
 import { GORILLA_TO_OPENAPI } from './type-mappings.js';
 
 /** Styles whose providers reject `.` in tool names (OpenAI's `^[a-zA-Z0-9_-]{1,64}$`): `.` becomes `_`. */
@@ -62,7 +62,7 @@ export function convertToTool(functions: readonly PyValue[], style: ModelStyle):
       item.set('name', name.replaceAll('.', '_'));
     }
 
-    const parameters = asDict(getItem(item, 'parameters'), '__setitem__');
+    const parameters = expectDictFor(getItem(item, 'parameters'), '__setitem__');
     parameters.set('type', 'object');
     parameters.set('properties', castToOpenApiTypes(getItem(parameters, 'properties')));
 
@@ -76,7 +76,7 @@ export function convertToTool(functions: readonly PyValue[], style: ModelStyle):
     if (item.has('response') && RESPONSE_IN_DESCRIPTION_STYLES.has(style)) {
       const schema = jsonDumps(item.get('response')!);
       const note = ` The response field has the following schema: ${schema}`;
-      item.set('description', concatStr(getItem(item, 'description'), note));
+      item.set('description', augmented('+', getItem(item, 'description'), note));
       item.delete('response');
     }
 
@@ -101,33 +101,33 @@ export function convertToTool(functions: readonly PyValue[], style: ModelStyle):
  * Nested levels: `properties` of objects/arrays recursively; else one or two levels of `items`.
  */
 function castToOpenApiTypes(properties: PyValue): PyValue {
-  for (const value of asDict(properties, 'items').values()) {
-    const property = asDict(value, '__setitem__');
-    if (!contains(property, 'type')) {
+  for (const value of expectDictFor(properties, 'items').values()) {
+    const property = expectDictFor(value, '__setitem__');
+    if (!pyContains(property, 'type')) {
       property.set('type', 'string');
     } else {
       const varType = getItem(property, 'type');
       if (varType === 'float') {
         property.set('format', 'float');
-        property.set('description', concatStr(getItem(property, 'description'), ' This is a float type value.'));
+        property.set('description', augmented('+', getItem(property, 'description'), ' This is a float type value.'));
       }
-      assertHashable(varType);
+      requireHashable(varType);
       const mapped = typeof varType === 'string' ? GORILLA_TO_OPENAPI.get(varType) : undefined;
       property.set('type', mapped ?? 'string'); // unknown types become strings
     }
 
     const type = property.get('type');
     if (type !== 'array' && type !== 'object') continue;
-    if (contains(property, 'properties')) {
+    if (pyContains(property, 'properties')) {
       property.set('properties', castToOpenApiTypes(getItem(property, 'properties')));
-    } else if (contains(property, 'items')) {
+    } else if (pyContains(property, 'items')) {
       // Item types are looked up directly: an unknown one is a KeyError, with no "string" fallback.
-      const items = asDict(getItem(property, 'items'), '__setitem__');
+      const items = expectDictFor(getItem(property, 'items'), '__setitem__');
       items.set('type', mapTypeStrict(getItem(items, 'type')));
-      if (items.get('type') === 'array' && contains(items, 'items')) {
-        const inner = asDict(getItem(items, 'items'), '__setitem__');
+      if (items.get('type') === 'array' && pyContains(items, 'items')) {
+        const inner = expectDictFor(getItem(items, 'items'), '__setitem__');
         inner.set('type', mapTypeStrict(getItem(inner, 'type')));
-      } else if (items.get('type') === 'object' && contains(items, 'properties')) {
+      } else if (items.get('type') === 'object' && pyContains(items, 'properties')) {
         items.set('properties', castToOpenApiTypes(getItem(items, 'properties')));
       }
     }
@@ -137,7 +137,7 @@ function castToOpenApiTypes(properties: PyValue): PyValue {
 
 /** `GORILLA_TO_OPENAPI[t]`, with Python's KeyError for an unknown type. */
 function mapTypeStrict(type: PyValue): string {
-  assertHashable(type);
+  requireHashable(type);
   const mapped = typeof type === 'string' ? GORILLA_TO_OPENAPI.get(type) : undefined;
   if (mapped === undefined) throw new PyException('KeyError', pyRepr(type));
   return mapped;
@@ -153,11 +153,11 @@ function renameKey(d: PyDict, oldKey: string, newKey: string): void {
 /** Gemini and Palmyra reject some JSON-schema keys: they are dropped and described in words instead. */
 function foldUnsupportedKeys(parameters: PyDict, style: ModelStyle): void {
   parameters.delete('optional');
-  for (const value of asDict(getItem(parameters, 'properties'), 'values').values()) {
-    const params = asDict(value, '__setitem__');
+  for (const value of expectDictFor(getItem(parameters, 'properties'), 'values').values()) {
+    const params = expectDictFor(value, '__setitem__');
     if (!params.has('description')) params.set('description', '');
     const append = (text: string): void => {
-      params.set('description', concatStr(params.get('description')!, text));
+      params.set('description', augmented('+', params.get('description')!, text));
     };
     const fold = (key: string, label: string): void => {
       if (!params.has(key)) return;

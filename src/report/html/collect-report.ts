@@ -12,11 +12,11 @@ import { ERROR_CLASSES, classifyFailure, errorTypeOf } from '../../evaluate/erro
 import { listResultFiles } from '../../data/result-files.js';
 import { parseJsonLossless } from '../../py/json.js';
 import { isDict, type PyDict } from '../../py/value.js';
-import { ALL_CATEGORIES, VERSION_PREFIX, extractTestCategoryFromFileName, type Category } from '../../spec/categories.js';
+import { ALL_CATEGORIES, extractTestCategoryFromFileName, type Category } from '../../spec/categories.js';
 import { addCostLatency, emptyCostLatency, summarizeCostLatency, type CostLatencyData } from '../cost-latency.js';
 import { NOT_AVAILABLE, pyNumberStr, type CsvCell } from '../csv-writer.js';
 import { summarizeModel, type CategoryScore, type ModelMetadata } from '../leaderboard.js';
-import { parseScoreHeader } from '../score-files.js';
+import { parseScoreHeader, walkScoreFiles } from '../score-files.js';
 import { parseLeaderboardCsv } from '../score-table.js';
 import { TextPool, buildFailureView } from './failure-view.js';
 import type {
@@ -50,17 +50,7 @@ interface ScoreFileContent {
   readonly failures: PyDict[];
 }
 
-const SCORE_FILE = new RegExp(`^${VERSION_PREFIX}_.*_score\\.json$`);
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-function* walkScoreFiles(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort(byName)) {
-    const path = join(dir, name);
-    const stat = statSync(path);
-    if (stat.isDirectory()) yield* walkScoreFiles(path);
-    else if (stat.isFile() && SCORE_FILE.test(name)) yield path;
-  }
-}
 
 /** Every readable score file of one model directory; problems go to `warnings`. */
 function readModelScoreFiles(modelDir: string, warnings: string[]): ScoreFileContent[] {

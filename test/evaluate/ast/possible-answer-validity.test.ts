@@ -1,8 +1,8 @@
 /**
  * The checker must accept a correct answer for every official entry. Correct answers are built from
- * the possible answers (see correct-answer.ts): the first acceptable value of every parameter, once
- * with and once without the parameters marked optional. Java/JavaScript answers are written as
- * source text so that the type converters are exercised too.
+ * the possible answers by the oracle's answer builder: the first acceptable value of every
+ * parameter, once with and once without the parameters marked optional. Java/JavaScript answers are
+ * written as source text so that the type converters are exercised too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,47 +10,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { checkAst, type CheckerLanguage } from '../../../src/evaluate/ast/ast-checker.js';
+import { languageOf as astLanguageOf } from '../../../src/evaluate/runners/ast-runner.js';
+import { SINGLE_TURN_CATEGORY, isRelevanceOrIrrelevance } from '../../../src/spec/categories.js';
 import { parseJsonLossless } from '../../../src/py/json.js';
 import type { PyDict, PyValue } from '../../../src/py/value.js';
-import { correctAnswer } from './correct-answer.js';
+import { answerCalls } from '../../../src/models/oracle-answers.js';
+import { UNREACHABLE_OFFICIAL_ENTRIES } from '../../helpers/unreachable-entries.js';
 
 const DATA_DIR = process.env.BFCL_DATA_DIR ?? '';
-const AST_CATEGORIES = [
-  'simple_python',
-  'simple_java',
-  'simple_javascript',
-  'multiple',
-  'parallel',
-  'parallel_multiple',
-  'live_simple',
-  'live_multiple',
-  'live_parallel',
-  'live_parallel_multiple',
-];
+/** The categories the AST checker scores. */
+const AST_CATEGORIES = SINGLE_TURN_CATEGORY.filter((category) => !isRelevanceOrIrrelevance(category));
 
-/**
- * Entries that no answer can pass, because of their data or the reference checker itself; the
- * Python reference gives the same verdicts for these answers. Value: the error_type (both variants).
- */
-const UNREACHABLE: Record<string, string> = {
-  // ArrayList of `any`: elements stay strings, but the possible answer holds ints and bools.
-  simple_java_36: 'value_error:list/tuple',
-  simple_java_65: 'value_error:list/tuple',
-  // The possible dict's value is a string, not a list of values, so it is compared per character.
-  simple_java_64: 'value_error:dict_value',
-  // The doc requires parameters that the possible answer does not allow.
-  'live_simple_106-63-0': 'simple_function_checker:missing_required',
-  'live_simple_112-68-0': 'simple_function_checker:missing_required',
-  'live_multiple_507-149-4': 'simple_function_checker:missing_required',
-  'live_multiple_964-207-0': 'simple_function_checker:missing_required',
-  // The possible answer requires a parameter that the doc does not have.
-  'live_multiple_862-181-3': 'simple_function_checker:missing_optional',
-};
-
-function languageOf(category: string): CheckerLanguage {
-  if (category.includes('javascript')) return 'javascript';
-  return category.includes('java') ? 'java' : 'python';
-}
+const languageOf = (category: string): CheckerLanguage => astLanguageOf(category).language;
 
 function readLines(path: string): PyDict[] {
   return readFileSync(path, 'utf8')
@@ -73,8 +44,10 @@ describe.skipIf(!DATA_DIR || !existsSync(DATA_DIR))('correct answers built from 
         expect(answers[i]!.get('id')).toBe(id);
         const docs = entry.get('function') as PyValue[];
         const groundTruth = answers[i]!.get('ground_truth') as PyValue[];
-        for (const omitOptional of [false, true]) {
-          const decoded = correctAnswer(docs, groundTruth, language, { omitOptional });
+        for (const includeOptional of [true, false]) {
+          const decoded = answerCalls(docs, groundTruth, language, { includeOptional }).map(
+            (call): PyDict => new Map([[call.name, call.args]]),
+          );
           const result = checkAst(docs, decoded, groundTruth, language, category, false);
           checked++;
           if (!result.valid) failures[id] = result.errorType;
@@ -86,7 +59,7 @@ describe.skipIf(!DATA_DIR || !existsSync(DATA_DIR))('correct answers built from 
           expect(resultUnderscored.valid).toBe(result.valid);
         }
       });
-      const expected = Object.fromEntries(Object.entries(UNREACHABLE).filter(([id]) => id.startsWith(`${category}_`)));
+      const expected = Object.fromEntries(Object.entries(UNREACHABLE_OFFICIAL_ENTRIES).filter(([id]) => id.startsWith(`${category}_`)));
       expect(checked).toBe(2 * entries.length);
       expect(failures).toEqual(expected);
     });

@@ -8,22 +8,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { checkAst, type CheckerLanguage } from '../../../src/evaluate/ast/ast-checker.js';
+import { languageOf as astLanguageOf } from '../../../src/evaluate/runners/ast-runner.js';
+import { SINGLE_TURN_CATEGORY, isRelevanceOrIrrelevance } from '../../../src/spec/categories.js';
 import { jsonDumps, parseJsonLossless } from '../../../src/py/json.js';
 import type { PyDict, PyValue } from '../../../src/py/value.js';
 
 const CONFORMANCE_DIR = '/work/shared/conformance';
-const AST_CATEGORIES = [
-  'simple_python',
-  'simple_java',
-  'simple_javascript',
-  'multiple',
-  'parallel',
-  'parallel_multiple',
-  'live_simple',
-  'live_multiple',
-  'live_parallel',
-  'live_parallel_multiple',
-];
+/** The categories the AST checker scores. */
+const AST_CATEGORIES = SINGLE_TURN_CATEGORY.filter((category) => !isRelevanceOrIrrelevance(category));
 /** Lines that are the decoder's and the runner's business, not the checker's. */
 const SKIPPED_ERROR_TYPES = new Set(['ast_decoder:decoder_failed', 'ast_decoder:decoder_wrong_output_format']);
 /** The registry's underscore_to_dot flag of each model directory. */
@@ -33,10 +25,7 @@ const UNDERSCORE_TO_DOT: Record<string, boolean> = {
   'synthetic-prompt-a': false,
 };
 
-function languageOf(category: string): CheckerLanguage {
-  if (category.includes('javascript')) return 'javascript';
-  return category.includes('java') ? 'java' : 'python';
-}
+const languageOf = (category: string): CheckerLanguage => astLanguageOf(category).language;
 
 interface ScoreFile {
   model: string;

@@ -4,21 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { javaTypeConverter } from '../../../src/evaluate/ast/java-type-converter.js';
 import { jsTypeConverter } from '../../../src/evaluate/ast/js-type-converter.js';
 import { pyRepr } from '../../../src/py/repr.js';
-import { PyException } from '../../../src/py/value.js';
+import { raised } from '../../helpers/python.js';
 
 /** The converted value as Python would print it (keeps int/float and dict order visible). */
 const java = (value: string, type: string, nested?: string): string => pyRepr(javaTypeConverter(value, type, nested));
 const js = (value: string, type: string, nested?: string): string => pyRepr(jsTypeConverter(value, type, nested));
-
-function raised(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PyException) return `${error.pyType}: ${error.message}`;
-    throw error;
-  }
-  return 'no exception';
-}
 
 describe('javaTypeConverter', () => {
   it('converts integers, longs and floating-point numbers by their literal form', () => {

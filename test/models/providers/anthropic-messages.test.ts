@@ -1,22 +1,14 @@
 /** The Claude adapter against a local server speaking the Anthropic messages protocol (the real SDK client). */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { stripFcChars } from '../../../src/models/providers/anthropic-messages.js';
 import { jsonDumps } from '../../../src/py/json.js';
 import type { AttemptFailure } from '../../../src/models/retry.js';
 import { MockLlmServer, anthropicReply, errorReply } from '../../helpers/mock-llm-server.js';
-import { SAMPLE_DOCS, begin, keyOrder, makeModel, registered, step } from './helpers.js';
+import { SAMPLE_DOCS, begin, keyOrder, makeModel, registered, step, useMockLlmServer } from './helpers.js';
 
 let server: MockLlmServer;
-beforeAll(async () => {
-  server = await MockLlmServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+useMockLlmServer((started) => (server = started));
 
 const fcModel = (options: Parameters<typeof makeModel>[1] = {}) =>
   makeModel(registered('claude-sonnet-4-5-20250929-FC'), { baseUrl: server.anthropicBaseUrl, ...options });

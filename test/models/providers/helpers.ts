@@ -5,6 +5,8 @@ import { parseJsonLossless } from '../../../src/py/json.js';
 import type { PyValue } from '../../../src/py/value.js';
 import type { Conversation, Model, ModelStep } from '../../../src/spec/model.js';
 import type { Message } from '../../../src/spec/schemas.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { MockLlmServer } from '../../helpers/mock-llm-server.js';
 
 /** Two function docs: a dotted name with an int parameter, and a float parameter with a default. */
 export const SAMPLE_DOCS: PyValue[] = parseJsonLossless(`[
@@ -103,4 +105,22 @@ export async function step(
 export function keyOrder(value: unknown): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   return Object.keys(value);
+}
+
+/**
+ * One server for the tests of the enclosing file or `describe` block: started before them (and handed
+ * to `use`), closed after them, its recorded requests cleared before each test.
+ */
+export function useMockLlmServer(use: (server: MockLlmServer) => void): void {
+  let server: MockLlmServer | undefined;
+  beforeAll(async () => {
+    server = await MockLlmServer.start();
+    use(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    if (server !== undefined) server.requests.length = 0;
+  });
 }

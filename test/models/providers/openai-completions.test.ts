@@ -2,24 +2,16 @@
  * The chat-completions adapter (OpenAI and any OpenAI-compatible server) against a local server
  * speaking the protocol, through the real SDK client.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { resolveModel } from '../../../src/models/model-registry.js';
 import { jsonDumps } from '../../../src/py/json.js';
 import type { AttemptFailure } from '../../../src/models/retry.js';
 import { MockLlmServer, chatReply, errorReply } from '../../helpers/mock-llm-server.js';
-import { SAMPLE_FUNCTIONS_OPENAI, begin, compatibleModel, keyOrder, makeModel, step } from './helpers.js';
+import { SAMPLE_FUNCTIONS_OPENAI, begin, compatibleModel, keyOrder, makeModel, step, useMockLlmServer } from './helpers.js';
 
 let server: MockLlmServer;
-beforeAll(async () => {
-  server = await MockLlmServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+useMockLlmServer((started) => (server = started));
 
 describe('FC', () => {
   const model = () => makeModel(compatibleModel('Qwen/Qwen2.5-7B-Instruct', true), { baseUrl: server.openaiBaseUrl });

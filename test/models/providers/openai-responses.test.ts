@@ -1,23 +1,15 @@
 /** The OpenAI Responses adapter against a local server speaking the protocol (the real SDK client). */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { jsonDumps } from '../../../src/py/json.js';
 import type { AttemptFailure } from '../../../src/models/retry.js';
 import { ProviderCallError } from '../../../src/models/retry.js';
 import type { RetryNotice } from '../../../src/spec/model.js';
 import { MockLlmServer, errorReply, responsesReply } from '../../helpers/mock-llm-server.js';
-import { SAMPLE_DOCS, SAMPLE_FUNCTIONS_OPENAI, USER_QUESTION, begin, keyOrder, makeModel, registered, step } from './helpers.js';
+import { SAMPLE_DOCS, SAMPLE_FUNCTIONS_OPENAI, USER_QUESTION, begin, keyOrder, makeModel, registered, step, useMockLlmServer } from './helpers.js';
 
 let server: MockLlmServer;
-beforeAll(async () => {
-  server = await MockLlmServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+useMockLlmServer((started) => (server = started));
 
 const fcModel = (options: Parameters<typeof makeModel>[1] = {}) =>
   makeModel(registered('gpt-4o-2024-11-20-FC'), { baseUrl: server.openaiBaseUrl, ...options });

@@ -2,14 +2,14 @@
  * The OSS path: the Qwen chat template (vectors produced by the reference's `QwenHandler._format_prompt`),
  * the generic ChatML fallback, and requests to the raw completions endpoint of a local server.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { CHATML_TEMPLATE } from '../../../src/models/providers/oss/chatml-template.js';
 import { QWEN_TEMPLATE, splitThinking } from '../../../src/models/providers/oss/qwen-template.js';
 import { ossMaxTokens } from '../../../src/models/providers/oss-completions.js';
 import type { PyDict, PyValue } from '../../../src/py/value.js';
 import { MockLlmServer, completionsReply } from '../../helpers/mock-llm-server.js';
-import { begin, keyOrder, makeModel, registered, step } from './helpers.js';
+import { begin, keyOrder, makeModel, registered, step, useMockLlmServer } from './helpers.js';
 
 const dict = (record: Record<string, PyValue>): PyDict => new Map(Object.entries(record));
 
@@ -80,15 +80,7 @@ describe('ossMaxTokens', () => {
 
 describe('Qwen/Qwen3-8B through the raw completions endpoint', () => {
   let server: MockLlmServer;
-  beforeAll(async () => {
-    server = await MockLlmServer.start();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  useMockLlmServer((started) => (server = started));
 
   it('sends the rendered prompt and feeds tool results back as tool messages', async () => {
     server.enqueue(completionsReply.text('<think>\nok\n</think>\n\n[math.factorial(number=5)]'), completionsReply.text('[]'));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { reportModelMetadata } from '../../../src/cli/report-command.js';
+import { modelMetadata } from '../../../src/cli/model-metadata.js';
 import { datasetEntryCounter } from '../../../src/data/dataset-size.js';
 import { openDataset } from '../../../src/data/dataset.js';
 import { formatPercent } from '../../../src/report/csv-writer.js';
@@ -40,7 +40,7 @@ describe('collectReportData on a score folder made by generate + evaluate on our
       scoreDir: fixture.scoreDir,
       resultDir: fixture.resultDir,
       datasetSize: datasetEntryCounter(openDataset(fixture.dataDir)),
-      metadata: reportModelMetadata,
+      metadata: modelMetadata,
     });
   });
 
@@ -107,7 +107,7 @@ describe('collectReportData on a score folder made by generate + evaluate on our
     const withoutResults = collectReportData({
       scoreDir: fixture.scoreDir,
       datasetSize: datasetEntryCounter(openDataset(fixture.dataDir)),
-      metadata: reportModelMetadata,
+      metadata: modelMetadata,
     });
     const csv = overallCsv(fixture.scoreDir).find((r) => r['Model'] === FLAWED_MODEL)!;
     expect(withoutResults.models.find((m) => m.dir === FLAWED_MODEL)!.costLatency).toMatchObject({
@@ -123,7 +123,7 @@ describe('collectReportData on a score folder made by generate + evaluate on our
     const { appendFileSync } = await import('node:fs');
     const file = join(fixture.scoreDir, FLAWED_MODEL, 'non_live', 'BFCL_v4_multiple_score.json');
     appendFileSync(file, '{"id": "multiple_9", "error": [\n');
-    const again = collectReportData({ scoreDir: fixture.scoreDir, datasetSize: () => 0, metadata: reportModelMetadata });
+    const again = collectReportData({ scoreDir: fixture.scoreDir, datasetSize: () => 0, metadata: modelMetadata });
     expect(again.warnings).toHaveLength(1);
     expect(again.warnings[0]).toMatch(/BFCL_v4_multiple_score\.json:3: invalid JSON, skipped/);
     expect(again.failures.filter((f) => f.category === 'multiple')).toHaveLength(1);
@@ -140,7 +140,7 @@ describe.skipIf(!existsSync(SYNTHETIC))('collectReportData on the reference-made
       // The synthetic runs were evaluated on the official data set.
       datasetSize: (category) => OFFICIAL_SIZES.get(category) ?? 0,
       // Registered in the reference with these display names (conformance README §4).
-      metadata: (dir) => ({ ...reportModelMetadata(dir), displayName: dir === 'synthetic-fc-a' ? 'synthetic-fc-a (FC)' : 'synthetic-prompt-a (Prompt)' }),
+      metadata: (dir) => ({ ...modelMetadata(dir), displayName: dir === 'synthetic-fc-a' ? 'synthetic-fc-a (FC)' : 'synthetic-prompt-a (Prompt)' }),
     });
     expectSummariesMatchCsv(data, scoreDir);
     const expectedFailures = data.models.reduce((n, m) => n + Object.values(m.failureCounts).reduce((a, b) => a + b, 0), 0);
