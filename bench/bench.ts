@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BfclDataset } from '../src/data/dataset.js';
-import { runEvaluationInParallel } from '../src/evaluate/run-evaluate.js';
+import { runEvaluation } from '../src/evaluate/run-evaluate.js';
 import { conformanceModelSettings } from '../src/conformance/score-check.js';
 import { buildGroundTruthTrace } from '../src/conformance/trace-check.js';
 import { ALL_CATEGORIES } from '../src/spec/categories.js';
@@ -79,7 +79,7 @@ async function evaluateRun(resultDir: string): Promise<ScenarioResult> {
   try {
     const started = performance.now();
     const dataset = new BfclDataset(resolve(dataDir!));
-    const summary = await runEvaluationInParallel({
+    const summary = runEvaluation({
       resultDir,
       scoreDir,
       dataset,

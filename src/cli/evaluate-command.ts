@@ -2,7 +2,7 @@ import { datasetEntryCounter } from '../data/dataset-size.js';
 import { openDataset } from '../data/dataset.js';
 import type { DecoderMode } from '../evaluate/model-decoder.js';
 import { warnOnDatasetDrift } from '../evaluate/manifest-check.js';
-import { runEvaluationInParallel, type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
+import { runEvaluation, type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
 import type { ResultEntry } from '../evaluate/runners/category-input.js';
 import type { ModelConfig } from '../models/model-registry.js';
 import { writeCsvFiles } from '../report/csv-writer.js';
@@ -101,7 +101,7 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
   const started = performance.now();
   const dataset = openDataset(options.dataDir);
   warnOnDatasetDrift({ resultDir: options.resultDir, models: options.models, categories: options.testCategories, dataset, warn: io.stderr });
-  const summary = await runEvaluationInParallel({
+  const summary = runEvaluation({
     resultDir: options.resultDir,
     scoreDir: options.scoreDir,
     dataset,

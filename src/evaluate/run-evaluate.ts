@@ -14,10 +14,7 @@ import { modelDecoder, type DecoderMode } from './model-decoder.js';
 import { readResultFile } from './read-results.js';
 import type { ResultEntry } from './runners/category-input.js';
 import { scoreFilePath, writeScoreFile } from './score-file.js';
-import { existsSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { statSync } from 'node:fs';
 import { collectCostLatency, type CostLatencyData } from '../report/cost-latency.js';
 
 /** How to evaluate one model's results (from the registry, flags, or a guess from the results). */
@@ -158,66 +155,4 @@ export function runEvaluation(options: EvaluateRunOptions): EvaluateRunSummary {
     return result;
   });
   return { evaluated, missingResultFiles: plan.missingResultFiles, models: plan.models };
-}
-
-/** Share jobs between two threads by estimated cost (multi-turn files execute, so they weigh more). */
-function splitJobs(jobs: readonly EvaluationJob[]): [EvaluationJob[], EvaluationJob[]] {
-  const cost = (job: EvaluationJob): number => job.bytes * (job.category.includes('multi_turn') ? 3 : 1);
-  const order = [...jobs].sort((a, b) => cost(b) - cost(a));
-  const groups: [EvaluationJob[], EvaluationJob[]] = [[], []];
-  const totals = [0, 0];
-  for (const job of order) {
-    const target = totals[0]! <= totals[1]! ? 0 : 1;
-    groups[target]!.push(job);
-    totals[target]! += cost(job);
-  }
-  return groups;
-}
-
-/**
- * `runEvaluation` on two threads when there is enough work: this thread and one worker each take
- * a share of the result files (the machines this runs on have two cores). Same score files and
- * verdicts; progress callbacks fire in evaluation order once both are done.
- */
-export async function runEvaluationInParallel(options: EvaluateRunOptions & { readonly threads?: number }): Promise<EvaluateRunSummary> {
-  const threads = options.threads ?? Math.min(2, availableParallelism());
-  const plan = planEvaluation(options);
-  const workerScript = new URL('./evaluate-worker.js', import.meta.url);
-  // Workers need the compiled script (under a TypeScript test runner there is none).
-  if (threads < 2 || plan.jobs.length < 2 || !existsSync(fileURLToPath(workerScript))) return runEvaluation(options);
-  const [mine, theirs] = splitJobs(plan.jobs);
-  const request: EvaluationWorkerRequest = {
-    dataDir: options.dataset.dir,
-    scoreDir: options.scoreDir,
-    partial: options.partial,
-    jobs: theirs,
-  };
-  const worker = new Worker(workerScript, { workerData: request });
-  const fromWorker = new Promise<EvaluatedCategory[]>((resolve, reject) => {
-    worker.once('message', (message: EvaluatedCategory[]) => resolve(message));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`evaluation worker exited with code ${code}`));
-    });
-  });
-  const context: SimContext = { longContext: options.dataset.longContext() };
-  const results = new Map<EvaluationJob, EvaluatedCategory>();
-  for (const job of mine) results.set(job, runEvaluationJob(job, options.dataset, context, options.scoreDir, options.partial));
-  const workerResults = await fromWorker;
-  theirs.forEach((job, i) => results.set(job, workerResults[i]!));
-  await worker.terminate();
-  const evaluated = plan.jobs.map((job) => {
-    const result = results.get(job)!;
-    options.onCategory?.(job.model, job.category, result.evaluation);
-    return result;
-  });
-  return { evaluated, missingResultFiles: plan.missingResultFiles, models: plan.models };
-}
-
-/** What the evaluation worker is asked to do. */
-export interface EvaluationWorkerRequest {
-  readonly dataDir: string;
-  readonly scoreDir: string;
-  readonly partial: boolean;
-  readonly jobs: readonly EvaluationJob[];
 }
