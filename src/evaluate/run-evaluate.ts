@@ -14,7 +14,6 @@ import { modelDecoder, type DecoderMode } from './model-decoder.js';
 import { readResultFile } from './read-results.js';
 import type { ResultEntry } from './runners/category-input.js';
 import { scoreFilePath, writeScoreFile } from './score-file.js';
-import { statSync } from 'node:fs';
 import { collectCostLatency, type CostLatencyData } from '../report/cost-latency.js';
 
 /** How to evaluate one model's results (from the registry, flags, or a guess from the results). */
@@ -65,8 +64,6 @@ export interface EvaluationJob {
   readonly model: string;
   readonly category: Category;
   readonly resultFile: string;
-  /** Size in bytes, to share the work between threads. */
-  readonly bytes: number;
   readonly settings: ModelEvaluationSettings;
 }
 
@@ -100,7 +97,7 @@ export function planEvaluation(options: EvaluateRunOptions): EvaluationPlan {
       if (!isCategory(file.category) || seen.has(file.category)) continue;
       seen.add(file.category);
       settings ??= options.resolveSettings(model, readResultFile(file.file).entries.slice(0, 50));
-      jobs.push({ model, category: file.category, resultFile: file.file, bytes: statSync(file.file).size, settings });
+      jobs.push({ model, category: file.category, resultFile: file.file, settings });
     }
     for (const category of options.categories) {
       if (!seen.has(category)) missingResultFiles.push({ model, category });
