@@ -7,6 +7,7 @@
 import { type BfclDataset, openDataset } from '../data/dataset.js';
 import type { ModelGenerationSummary } from '../generate/run-generation.js';
 import { generateWithManifest } from '../generate/run-manifest.js';
+import { apiModelIdOf } from './model-metadata.js';
 import { selectTestEntries } from '../generate/select-entries.js';
 import { formatDuration, type ProgressSink } from '../generate/progress.js';
 import { createModel } from '../models/create-model.js';
@@ -134,7 +135,7 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
         simContext: { longContext: dataset.longContext() },
         signal,
         progress,
-      }, { dataset, options });
+      }, { dataset, options, apiModelId: apiModelIdOf(model.registryName) });
       io.stderr(summaryText(summary));
       if (summary.interrupted) {
         io.stderr('Interrupted. Everything finished so far is saved; run the same command again to generate the rest.\n');

@@ -2,7 +2,7 @@
  * What `evaluate` and `report` know about a model directory: its registry entry (our offline
  * `oracle` model included) and the display facts of the leaderboard.
  */
-import { findModel, type ModelConfig } from '../models/model-registry.js';
+import { OPENAI_COMPATIBLE_PREFIX, fallbackModelConfig, findModel, type ModelConfig } from '../models/model-registry.js';
 import { ORACLE_MODEL_CONFIG, ORACLE_MODEL_NAME } from '../models/oracle.js';
 import type { ModelMetadata } from '../report/leaderboard.js';
 
@@ -26,4 +26,12 @@ export function modelMetadata(modelDir: string): ModelMetadata {
     inputPrice: config.inputPrice,
     outputPrice: config.outputPrice,
   };
+}
+
+/** The API model id of a `--model` name, as `bfcl generate` resolves it; null when unknown. */
+export function apiModelIdOf(registryName: string): string | null {
+  const config =
+    findModelOrOracle(registryName) ??
+    (registryName.startsWith(OPENAI_COMPATIBLE_PREFIX) ? fallbackModelConfig(registryName) : undefined);
+  return config?.modelName ?? null;
 }

@@ -16,8 +16,6 @@ import { join, relative, sep } from 'node:path';
 import { DATA_LAYOUT, packageVersion } from '../data/data-dir.js';
 import type { BfclDataset } from '../data/dataset.js';
 import { funcDocFileOf } from '../data/function-docs.js';
-import { OPENAI_COMPATIBLE_PREFIX, fallbackModelConfig, findModel } from '../models/model-registry.js';
-import { ORACLE_MODEL_CONFIG, ORACLE_MODEL_NAME } from '../models/oracle.js';
 import {
   type Category,
   MEMORY_SCENARIO_NAME,
@@ -192,19 +190,13 @@ export function redactBaseUrl(url: string | undefined): string | null {
   return parsed.toString();
 }
 
-/** The API model id of a `--model` name, as `bfcl generate` resolves it; null when unknown. */
-export function apiModelIdOf(registryName: string): string | null {
-  if (registryName === ORACLE_MODEL_NAME) return ORACLE_MODEL_CONFIG.modelName;
-  const config =
-    findModel(registryName) ?? (registryName.startsWith(OPENAI_COMPATIBLE_PREFIX) ? fallbackModelConfig(registryName) : undefined);
-  return config?.modelName ?? null;
-}
-
 /** What a run record needs beyond the model's summary. */
 export interface RunRecordInput {
   readonly model: Model;
   readonly generation: GenerationOptions;
   readonly options: GenerateOptions;
+  /** The model's id in its API (the registry's `model_name`), or null when unknown. */
+  readonly apiModelId: string | null;
   readonly dataset: BfclDataset;
   readonly datasetFiles: DatasetFileHashes;
   readonly startedAt: Date;
@@ -226,7 +218,7 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
     model: {
       registry_name: model.registryName,
       result_dir_name: model.resultDirName,
-      api_model_id: apiModelIdOf(model.registryName),
+      api_model_id: input.apiModelId,
       inference_mode: model.mode === 'fc' ? 'FC' : 'prompting',
     },
     sampling: { temperature: options.temperature },
@@ -327,6 +319,8 @@ export interface ManifestContext {
   readonly dataset: BfclDataset;
   /** The command's options (temperature, requested categories, base URL). */
   readonly options: GenerateOptions;
+  /** The model's id in its API, as the command resolved it (null when unknown). */
+  readonly apiModelId: string | null;
   /** Clock (tests). */
   readonly now?: () => Date;
 }
@@ -349,6 +343,7 @@ export async function generateWithManifest(
       model,
       generation,
       options: context.options,
+      apiModelId: context.apiModelId,
       dataset: context.dataset,
       datasetFiles,
       startedAt,

@@ -12,12 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_EXIT_CODE, runGenerateCommand } from '../../src/cli/generate-command.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
+import { apiModelIdOf } from '../../src/cli/model-metadata.js';
 import { packageDataDir, packageVersion } from '../../src/data/data-dir.js';
 import { BfclDataset } from '../../src/data/dataset.js';
 import {
   RUN_MANIFEST_FILE,
   type RunManifest,
-  apiModelIdOf,
   appendRunRecord,
   datasetFilesOfCategory,
   generateWithManifest,
@@ -196,7 +196,7 @@ describe('bfcl generate writes a run manifest', () => {
         },
         progressEveryEntries: 1,
       },
-      { dataset, options, now: () => times.shift()! },
+      { dataset, options, apiModelId: 'oracle', now: () => times.shift()! },
     );
     await expect(run).rejects.toThrow('stderr is gone');
     const record = manifestOf(cwd).runs[0]!;
