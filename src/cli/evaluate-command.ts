@@ -49,12 +49,12 @@ function guessDecoderMode(sample: readonly ResultEntry[]): DecoderMode {
 }
 
 /** Settings of a model directory: the registry's, else `--decoder`, else guessed from the results. */
-export function modelSettingsResolver(forced: DecoderMode | undefined) {
+export function modelSettingsResolver(forced: DecoderMode | undefined, forcedUnderscoreToDot?: boolean) {
   return (modelDir: string, sample: readonly ResultEntry[]): ModelEvaluationSettings => {
     const config = findModelOrOracle(modelDir);
     const decoderMode = forced ?? (config !== undefined ? decoderModeOf(config) : guessDecoderMode(sample));
     // Unknown FC models saw `_` for `.` in tool names (tool compilation), so the checker expects `_`.
-    const underscoreToDot = config?.underscoreToDot ?? decoderMode === 'fc';
+    const underscoreToDot = forcedUnderscoreToDot ?? config?.underscoreToDot ?? decoderMode === 'fc';
     return { decoderMode, underscoreToDot };
   };
 }
@@ -108,7 +108,7 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
     categories: options.testCategories,
     models: options.models?.map((m) => m.replaceAll('/', '_')),
     partial: options.partialEval,
-    resolveSettings: modelSettingsResolver(options.decoder),
+    resolveSettings: modelSettingsResolver(options.decoder, options.underscoreToDot),
     onCategory: (model, category, evaluation) => {
       const notes: string[] = [];
       if (evaluation.inferenceErrorIds.length > 0) notes.push(`${evaluation.inferenceErrorIds.length} inference errors`);

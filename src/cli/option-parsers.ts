@@ -110,6 +110,7 @@ export interface EvaluateFlags {
   partialEval?: boolean;
   dataDir?: string;
   decoder?: 'fc' | 'prompting';
+  underscoreToDot?: boolean;
 }
 
 /** Validated `EvaluateOptions` from the parsed flags. */
@@ -124,6 +125,7 @@ export function toEvaluateOptions(flags: EvaluateFlags, io: CliIo): EvaluateOpti
     scoreDir: resolve(projectRoot, flags.scoreDir ?? 'score'),
     partialEval: flags.partialEval ?? false,
     decoder: flags.decoder,
+    ...(flags.underscoreToDot === undefined ? {} : { underscoreToDot: flags.underscoreToDot }),
     dataDir: dataDirOf(flags.dataDir, io),
     projectRoot,
   };

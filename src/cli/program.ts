@@ -111,6 +111,8 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
     .addOption(
       new Option('--decoder <mode>', 'Decode results as function-calling or prompting output (default: from the model registry, else guessed from the results).').choices(['fc', 'prompting']),
     )
+    .option('--underscore-to-dot', "Expect '_' in place of '.' in function names (a model that cannot emit '.'; default: the registry's setting, or on for unknown FC models).")
+    .option('--no-underscore-to-dot', "Expect function names exactly as documented, dots included.")
     .addOption(dataDirOption())
     .addOption(listOption('--min-accuracy <thresholds>', 'CI gate: minimum accuracy, overall (0.8 or 80%) or per category/group (multi_turn=0.5); comma-separated, repeatable. Exit code 3 when one is missed.'))
     .option('--json', 'Print a JSON summary (per model and category: accuracy, counts, error classes, gates) on stdout instead of the table.')

@@ -50,6 +50,11 @@ export interface EvaluateOptions {
    * unknown model a guess from the shape of its results.
    */
   readonly decoder: 'fc' | 'prompting' | undefined;
+  /**
+   * Expect `_` for `.` in function names (`--underscore-to-dot` / `--no-underscore-to-dot`);
+   * undefined: the registry's `underscore_to_dot`, or for an unknown model on when it is decoded as FC.
+   */
+  readonly underscoreToDot?: boolean | undefined;
   /** Dataset directory (`--data-dir` / `BFCL_DATA_DIR`, else the package's `data/`). */
   readonly dataDir: string;
   /** Base of relative paths (`BFCL_PROJECT_ROOT`, else the cwd). */

@@ -194,6 +194,16 @@ describe('evaluate options', () => {
     ]);
     expect((await run(['evaluate', '--model', 'a,b', '--result-dir', '/abs/r'])).evaluate[0]).toMatchObject({ models: ['a', 'b'], resultDir: '/abs/r' });
   });
+
+  it('takes the decoding settings of models the registry does not know', async () => {
+    const on = (await run(['evaluate', '--decoder', 'fc', '--underscore-to-dot'])).evaluate[0]!;
+    expect([on.decoder, on.underscoreToDot]).toEqual(['fc', true]);
+    const off = (await run(['evaluate', '--decoder', 'prompting', '--no-underscore-to-dot'])).evaluate[0]!;
+    expect([off.decoder, off.underscoreToDot]).toEqual(['prompting', false]);
+    const unset = (await run(['evaluate'])).evaluate[0]!;
+    expect([unset.decoder, unset.underscoreToDot]).toEqual([undefined, undefined]);
+    expect((await run(['evaluate', '--decoder', 'xml'])).code).toBe(2);
+  });
 });
 
 describe('exit codes', () => {
