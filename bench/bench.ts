@@ -13,7 +13,9 @@ import { BfclDataset } from '../src/data/dataset.js';
 import { runEvaluation } from '../src/evaluate/run-evaluate.js';
 import { conformanceModelSettings } from '../src/conformance/score-check.js';
 import { buildGroundTruthTrace } from '../src/conformance/trace-check.js';
-import { ALL_CATEGORIES } from '../src/spec/categories.js';
+import { ALL_CATEGORIES, MULTI_TURN_CATEGORY } from '../src/spec/categories.js';
+import { EntryExecutor } from '../src/exec/executor.js';
+import { pyDeepCopy } from '../src/py/operators.js';
 import { runGenerateBench } from './generate-bench.js';
 
 interface ScenarioResult {
@@ -24,6 +26,8 @@ interface ScenarioResult {
   /** Concurrent entries and per-request latency (generate scenarios). */
   readonly threads?: number;
   readonly delayMs?: number;
+  /** Attribute snapshots taken (execute scenario). */
+  readonly snapshots?: number;
 }
 
 const dataDir = process.env.BFCL_DATA_DIR;
@@ -31,8 +35,39 @@ const conformanceDir = () => resolve(process.env.BFCL_CONFORMANCE_DIR ?? join(di
 
 /** The work measured by each scenario, run inside a child process. */
 const SCENARIOS: Record<string, { label: string; run: () => ScenarioResult | Promise<ScenarioResult>; repeats?: number }> = {
+  'multi-turn-execute': {
+    label:
+      'execute all 800 official multi-turn ground truths: instances, every call, a deep-copied state snapshot after every turn (dataset already loaded)',
+    run: () => {
+      const dataset = new BfclDataset(resolve(dataDir!));
+      const work = MULTI_TURN_CATEGORY.flatMap((category) => {
+        const answers = dataset.loadPossibleAnswers(category);
+        return dataset
+          .loadTestEntries(category, { includeLanguageHint: false })
+          .map((entry, i) => ({ entry, turns: answers[i]!.groundTruth as string[][], longContext: category.includes('long_context') }));
+      });
+      const context = { longContext: dataset.longContext() };
+      const started = performance.now();
+      let snapshots = 0;
+      for (const { entry, turns, longContext } of work) {
+        const executor = new EntryExecutor({
+          modelName: 'bench_ground_truth_eval',
+          entryId: entry.id,
+          initialConfig: entry.initialConfig ?? new Map(),
+          involvedClasses: entry.involvedClasses ?? [],
+          longContext,
+          context,
+        });
+        for (const calls of turns) {
+          executor.execute(calls);
+          for (const attributes of executor.snapshot().values()) snapshots += attributes.map(([, v]) => pyDeepCopy(v)).length;
+        }
+      }
+      return { entries: work.length, ms: performance.now() - started, snapshots };
+    },
+  },
   'multi-turn-ground-truth': {
-    label: 'execute all 800 official multi-turn ground truths (instances, calls, snapshots)',
+    label: 'the conformance trace: load the data, execute all 800 ground truths, canonical JSON of every snapshot',
     run: () => {
       const dataset = new BfclDataset(resolve(dataDir!));
       const started = performance.now();
