@@ -11,7 +11,7 @@ import {
 } from '../spec/categories.js';
 import { evaluateCategory, type CategoryEvaluation } from './evaluate-category.js';
 import { modelDecoder, type DecoderMode } from './model-decoder.js';
-import { readResultFile } from './read-results.js';
+import { readResultFile, type ResultFileContent } from './read-results.js';
 import type { ResultEntry } from './runners/category-input.js';
 import { scoreFilePath, writeScoreFile } from './score-file.js';
 import { collectCostLatency, type CostLatencyData } from '../report/cost-latency.js';
@@ -65,6 +65,8 @@ export interface EvaluationJob {
   readonly category: Category;
   readonly resultFile: string;
   readonly settings: ModelEvaluationSettings;
+  /** The file's content when planning already read it (the sample for a model's settings). */
+  readonly content?: ResultFileContent;
 }
 
 /** The work of a run: jobs in evaluation order, and what was asked for but has no result file. */
@@ -96,8 +98,12 @@ export function planEvaluation(options: EvaluateRunOptions): EvaluationPlan {
     for (const file of files.filter((f) => f.model === model)) {
       if (!isCategory(file.category) || seen.has(file.category)) continue;
       seen.add(file.category);
-      settings ??= options.resolveSettings(model, readResultFile(file.file).entries.slice(0, 50));
-      jobs.push({ model, category: file.category, resultFile: file.file, settings });
+      let content: ResultFileContent | undefined;
+      if (settings === undefined) {
+        content = readResultFile(file.file);
+        settings = options.resolveSettings(model, content.entries.slice(0, 50));
+      }
+      jobs.push({ model, category: file.category, resultFile: file.file, settings, ...(content && { content }) });
     }
     for (const category of options.categories) {
       if (!seen.has(category)) missingResultFiles.push({ model, category });
@@ -114,7 +120,7 @@ export function runEvaluationJob(
   scoreDir: string,
   partial: boolean,
 ): EvaluatedCategory {
-  const content = readResultFile(job.resultFile);
+  const content = job.content ?? readResultFile(job.resultFile);
   const evaluation = evaluateCategory({
     category: job.category,
     modelName: job.model,
