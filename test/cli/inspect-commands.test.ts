@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { PyValue } from '../../src/py/value.js';
 
 import {
   MULTI_TURN_BASE_0_CALLS,
@@ -37,7 +38,7 @@ beforeAll(async () => {
     'bad',
     'simple_python',
     singleTurnResults('simple_python', {
-      simple_python_1: [fcCall('convert_temperature', new Map([['value', 98.6], ['from_unit', 'kelvin'], ['to_unit', 'celsius']]))],
+      simple_python_1: [fcCall('convert_temperature', new Map<string, PyValue>([['value', 98.6], ['from_unit', 'kelvin'], ['to_unit', 'celsius']]))],
       simple_python_2: 'Error during inference: connection reset',
     }),
   );
