@@ -137,4 +137,38 @@ describe('runEvaluation', () => {
     expect(summary.evaluated[0]!.evaluation.total).toBe(2);
     expect(summary.evaluated[0]!.evaluation.correct).toBe(2);
   });
+
+  it('scores format sensitivity per prompt configuration, with the spread in the header', () => {
+    const resultDir = mkdtempSync(join(tmpdir(), 'bfcl-results-'));
+    const scoreDir = mkdtempSync(join(tmpdir(), 'bfcl-scores-'));
+    // Python-syntax answers everywhere: only the python return format without a tool-call tag accepts them.
+    // Format-sensitivity answers carry the original ids; they pair with the entries by position.
+    const answers = dataset.loadPossibleAnswers('format_sensitivity');
+    const lines = dataset
+      .loadTestEntries('format_sensitivity', { includeLanguageHint: false })
+      .map((entry, i) =>
+        jsonDumps(new Map<string, PyValue>([['id', entry.id], ['result', promptingAnswer(answers[i]!.groundTruth)]])),
+      );
+    writeResults(resultDir, 'fs-model', 'format_sensitivity', lines);
+    runEvaluation({
+      resultDir,
+      scoreDir,
+      dataset,
+      categories: ['format_sensitivity'],
+      partial: false,
+      resolveSettings: () => PROMPTING,
+    });
+    const header = scoreLines(scoreDir, 'fs-model', 'format_sensitivity')[0]!;
+    const configs = [...header.keys()].filter((k) => typeof k === 'string' && k.startsWith('ret_fmt='));
+    expect(configs).toHaveLength(26);
+    const passing = configs.filter((c) => ((header.get(c) as PyDict).get('accuracy') as number) === 1.0);
+    expect(passing.sort()).toEqual(
+      configs.filter((c) => String(c).startsWith('ret_fmt=python&tool_call_tag=False')).sort(),
+    );
+    expect(passing).toHaveLength(5);
+    // Expected values printed by CPython: statistics over [1.0] * 5 + [0.0] * 21.
+    expect([header.get('accuracy_max_delta'), header.get('accuracy_variance'), header.get('accuracy_std')]).toEqual([
+      100.0, 1615.38, 40.19,
+    ]);
+  });
 });
