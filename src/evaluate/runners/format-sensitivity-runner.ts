@@ -1,7 +1,5 @@
 import type { ReturnFormat } from '../../exec/decode/index.js';
-import { pyRound } from '../../py/builtins.js';
-import { pyDict, type PyDict } from '../../py/value.js';
-import { pyStatisticsStdev, pyStatisticsVariance } from '../../report/python-statistics.js';
+import { formatSensitivityHeaderFields } from '../../report/format-sensitivity-stats.js';
 import { evaluateRunEntry } from './ast-runner.js';
 import { tallyEntries, type CategoryRunInput, type CategoryRunOutput } from './category-input.js';
 
@@ -34,26 +32,6 @@ export function runFormatSensitivityCategory(input: CategoryRunInput): CategoryR
     return failure;
   });
 
-  const byConfig: PyDict = new Map();
-  const accuracies: number[] = [];
-  for (const [config, s] of stats) {
-    const accuracy = s.correct / s.total;
-    accuracies.push(accuracy);
-    byConfig.set(config, pyDict({ accuracy, correct_count: BigInt(s.correct), total_count: BigInt(s.total) }));
-  }
-  let variance = 0.0;
-  let std = 0.0;
-  let maxDelta = 0.0;
-  if (accuracies.length > 1) {
-    variance = Number(pyRound(Number(pyStatisticsVariance(accuracies)) * 100 ** 2, 2));
-    std = Number(pyRound(pyStatisticsStdev(accuracies) * 100, 2));
-    maxDelta = Number(pyRound((Math.max(...accuracies) - Math.min(...accuracies)) * 100, 2));
-  }
-  const extraHeader: PyDict = pyDict({
-    accuracy_max_delta: maxDelta,
-    accuracy_variance: variance,
-    accuracy_std: std,
-  });
-  for (const [config, value] of byConfig) extraHeader.set(config, value);
+  const extraHeader = formatSensitivityHeaderFields(stats);
   return { correct, total, failures, extraHeader };
 }
