@@ -1,4 +1,5 @@
 import { pyBinaryOp, pyDeepCopy, pyUnaryOp, type BinaryOperator } from '../py/operators.js';
+import { hashKey } from '../py/ops.js';
 import { PyException, PySet, PyTuple, pyTruthy, type PyDict, type PyKey, type PyValue } from '../py/value.js';
 import { createSimulatedInstance, STATELESS_CLASSES } from '../sim/registry.js';
 import type { SimContext, SimulatedApi } from '../sim/simulated-api.js';
@@ -181,7 +182,7 @@ export class EntryExecutor {
       case 'Tuple':
         return new PyTuple(node.elts.map((e) => this.evaluate(e)));
       case 'Set':
-        return new PySet(node.elts.map((e) => this.hashable(this.evaluate(e))));
+        return new PySet(node.elts.map((e) => hashKey(this.evaluate(e))));
       case 'Dict': {
         const dict: PyDict = new Map();
         node.keys.forEach((keyNode, i) => {
@@ -190,7 +191,7 @@ export class EntryExecutor {
             if (!(value instanceof Map)) throw new PyException('TypeError', `'${typeof value}' object is not a mapping`);
             for (const [k, v] of value) dict.set(k, v);
           } else {
-            dict.set(this.hashable(this.evaluate(keyNode)), value);
+            dict.set(hashKey(this.evaluate(keyNode)), value);
           }
         });
         return dict;
@@ -215,12 +216,6 @@ export class EntryExecutor {
         // The reference would evaluate any Python; we support only the literal-and-call subset.
         throw new PyException('SyntaxError', `unsupported expression (${node.type}) in a function call`);
     }
-  }
-
-  private hashable(v: PyValue): PyKey {
-    if (v === null || typeof v !== 'object' || v instanceof PyTuple) return v;
-    const typeName = Array.isArray(v) ? 'list' : v instanceof Map ? 'dict' : v instanceof PySet ? 'set' : v.pyTypeName;
-    throw new PyException('TypeError', `unhashable type: '${typeName}'`);
   }
 
   private boundMethod(instanceName: string, attr: string): ResolvedCallee {

@@ -100,6 +100,16 @@ describe('EntryExecutor', () => {
     ]);
   });
 
+  it('rejects unhashable dict keys and set members as Python does', () => {
+    const ex = executor();
+    expect(ex.execute(["mean(numbers={([1], 2): 3})", 'mean(numbers={[1]})', 'mean(numbers={...: 1})'])).toEqual([
+      "Error during execution: unhashable type: 'list'",
+      "Error during execution: unhashable type: 'list'",
+      // Ellipsis is hashable: the dict reaches the method, which rejects it.
+      '{"error": "All elements in the list must be numbers"}',
+    ]);
+  });
+
   it('reproduces the reference rewrite inside string literals (quirk)', () => {
     // BFCL parity: the rewrite prefixes `name(` and drops the space in `word (` even inside strings.
     const ex = executor('quirk');
