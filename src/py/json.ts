@@ -41,6 +41,8 @@ function escapeChar(ch: string): string {
 // Long strings (file contents, documents) are dumped again and again as state is logged each turn.
 const LONG_STRING = 256;
 const longStringCache = [new Map<string, string>(), new Map<string, string>()] as const;
+const LONG_STRING_CACHE_CHARS = 8_000_000;
+let cachedChars = 0;
 
 /** Python `json.dumps` of a str (`encode_basestring_ascii` or `encode_basestring`). */
 export function jsonString(s: string, ensureAscii = true): string {
@@ -53,8 +55,14 @@ export function jsonString(s: string, ensureAscii = true): string {
   // Every UTF-16 unit is escaped on its own, surrogates included, as CPython does.
   const out = '"' + s.replace(ensureAscii ? ESCAPE_ASCII : ESCAPE_UNICODE, escapeChar) + '"';
   if (s.length >= LONG_STRING) {
-    if (cache.size >= 4096) cache.clear();
+    // Bounded by characters, not entries: a few huge strings must not pin hundreds of megabytes.
+    if (cachedChars > LONG_STRING_CACHE_CHARS) {
+      longStringCache[0].clear();
+      longStringCache[1].clear();
+      cachedChars = 0;
+    }
     cache.set(s, out);
+    cachedChars += s.length + out.length;
   }
   return out;
 }
