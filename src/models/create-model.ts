@@ -4,9 +4,6 @@
  * retry policy in charge. A missing key fails here, before any entry runs.
  */
 
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
-
 import type { Model } from '../spec/model.js';
 import { UsageError } from '../util/errors.js';
 import { usesFcInference, type ModelConfig } from './model-registry.js';
@@ -170,29 +167,39 @@ function parseDefaultHeaders(env: Environment): Record<string, string> | undefin
   return Object.fromEntries(Object.entries(parsed).map(([name, value]) => [name, String(value)]));
 }
 
+// The SDKs are imported when a model is created, not when the CLI starts: together they take about
+// 250 ms to load, which every other command (evaluate, show, report) would pay for nothing.
+
 function openAIPost(endpoint: OpenAIEndpoint, options: CreateModelOptions): RawPost {
-  const client = new OpenAI({
-    apiKey: endpoint.apiKey,
-    baseURL: endpoint.baseURL,
-    defaultHeaders: endpoint.defaultHeaders,
-    maxRetries: 0, // our retry policy is in charge (src/models/retry.ts)
-    fetch: options.fetch,
+  const client = lazily(async () => {
+    const { default: OpenAI } = await import('openai');
+    return new OpenAI({
+      apiKey: endpoint.apiKey,
+      baseURL: endpoint.baseURL,
+      defaultHeaders: endpoint.defaultHeaders,
+      maxRetries: 0, // our retry policy is in charge (src/models/retry.ts)
+      fetch: options.fetch,
+    });
   });
-  return (path, bodyText, { timeoutMs, signal }) =>
-    client
+  return async (path, bodyText, { timeoutMs, signal }) =>
+    (await client())
       .post(path, { body: bodyText, headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 })
       .asResponse();
 }
 
 function anthropicPost(config: ModelConfig, env: Environment, options: CreateModelOptions): RawPost {
-  const client = new Anthropic({
-    apiKey: requireKey(env, 'ANTHROPIC_API_KEY', config),
-    baseURL: options.baseUrl ?? nonEmpty(env['ANTHROPIC_BASE_URL']) ?? ANTHROPIC_API_BASE_URL,
-    maxRetries: 0, // our retry policy is in charge (src/models/retry.ts)
-    fetch: options.fetch,
+  const apiKey = requireKey(env, 'ANTHROPIC_API_KEY', config);
+  const client = lazily(async () => {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    return new Anthropic({
+      apiKey,
+      baseURL: options.baseUrl ?? nonEmpty(env['ANTHROPIC_BASE_URL']) ?? ANTHROPIC_API_BASE_URL,
+      maxRetries: 0, // our retry policy is in charge (src/models/retry.ts)
+      fetch: options.fetch,
+    });
   });
-  return (path, bodyText, { timeoutMs, signal }) =>
-    client
+  return async (path, bodyText, { timeoutMs, signal }) =>
+    (await client())
       .post(path, { body: bodyText, headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 })
       .asResponse();
 }
@@ -226,6 +233,12 @@ function ossTemplate(config: ModelConfig): ChatTemplate {
       `this port does not implement. If it is served by vLLM or sglang, run it through the server's chat template: ` +
       `--model openai-compatible/${config.modelName} --base-url <url>.`,
   );
+}
+
+/** `create()` run once, on first use; every caller shares its promise. */
+function lazily<T>(create: () => Promise<T>): () => Promise<T> {
+  let created: Promise<T> | undefined;
+  return () => (created ??= create());
 }
 
 function requireKey(env: Environment, name: string, config: ModelConfig): string {
