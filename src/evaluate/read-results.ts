@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parseJsonLossless } from '../py/json.js';
+import { parseJsonLossless, type ParseJsonOptions } from '../py/json.js';
+import { JsonFragment } from '../py/json-fragment.js';
 import type { PyDict } from '../py/value.js';
 import type { ResultEntry } from './runners/category-input.js';
 
@@ -21,11 +22,24 @@ export interface ResultFileContent {
 
 const ID_IN_TEXT = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/;
 
+export interface ReadResultOptions {
+  /**
+   * Keep each line's `inference_log` as a `JsonFragment` (checked, not turned into Python values):
+   * evaluation only copies it into score files, and it is most of a result file's bytes.
+   */
+  readonly inferenceLogAsText?: boolean;
+}
+
+const INFERENCE_LOG_AS_TEXT: ParseJsonOptions = {
+  deferred: { keys: new Set(['inference_log']), read: (reader) => JsonFragment.read(reader) },
+};
+
 /**
  * Read a JSON Lines result file with Python value semantics. A bad line is reported with its
  * file and line (and its id when the text still shows one) instead of failing the whole file.
  */
-export function readResultFile(file: string): ResultFileContent {
+export function readResultFile(file: string, options: ReadResultOptions = {}): ResultFileContent {
+  const parseOptions = options.inferenceLogAsText === true ? INFERENCE_LOG_AS_TEXT : {};
   const entries: ResultEntry[] = [];
   const malformed: MalformedResultLine[] = [];
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -34,7 +48,7 @@ export function readResultFile(file: string): ResultFileContent {
     const lineNumber = index + 1;
     let value;
     try {
-      value = parseJsonLossless(text);
+      value = parseJsonLossless(text, parseOptions);
     } catch (error) {
       const id = ID_IN_TEXT.exec(text)?.[1];
       malformed.push({ file, line: lineNumber, id, problem: `invalid JSON: ${(error as Error).message}` });

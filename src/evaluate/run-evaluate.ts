@@ -100,7 +100,7 @@ export function planEvaluation(options: EvaluateRunOptions): EvaluationPlan {
       seen.add(file.category);
       let content: ResultFileContent | undefined;
       if (settings === undefined) {
-        content = readResultFile(file.file);
+        content = readResultFile(file.file, { inferenceLogAsText: true });
         settings = options.resolveSettings(model, content.entries.slice(0, 50));
       }
       jobs.push({ model, category: file.category, resultFile: file.file, settings, ...(content && { content }) });
@@ -120,7 +120,7 @@ export function runEvaluationJob(
   scoreDir: string,
   partial: boolean,
 ): EvaluatedCategory {
-  const content = job.content ?? readResultFile(job.resultFile);
+  const content = job.content ?? readResultFile(job.resultFile, { inferenceLogAsText: true });
   const evaluation = evaluateCategory({
     category: job.category,
     modelName: job.model,

@@ -67,7 +67,8 @@ export function jsonString(s: string, ensureAscii = true): string {
   return out;
 }
 
-function jsonFloat(x: number): string {
+/** `json.dumps` of a float: `repr`, or NaN, Infinity, -Infinity. */
+export function floatText(x: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity';
   return floatRepr(x);
@@ -76,7 +77,7 @@ function jsonFloat(x: number): string {
 function jsonKey(k: PyKey, ensureAscii: boolean): string {
   if (typeof k === 'string') return jsonString(k, ensureAscii);
   if (typeof k === 'bigint') return '"' + k.toString() + '"';
-  if (typeof k === 'number') return '"' + jsonFloat(k) + '"';
+  if (typeof k === 'number') return '"' + floatText(k) + '"';
   if (typeof k === 'boolean') return k ? '"true"' : '"false"';
   if (k === null) return '"null"';
   throw new PyException('TypeError', `keys must be str, int, float, bool or None, not ${pyTypeName(k)}`);
@@ -89,6 +90,7 @@ export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
   const [itemSep, keySep] = opts.separators ?? (indent === undefined ? [', ', ': '] : [',', ': ']);
   const sortKeys = opts.sortKeys ?? false;
   const strFallback = opts.strFallback ?? false;
+  const defaultLayout = indent === undefined && !sortKeys && itemSep === ', ' && keySep === ': ';
 
   // One output string built left to right (V8 concatenation is cheap); no per-level joins.
   let out = '';
@@ -108,7 +110,7 @@ export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
         out += x.toString();
         return;
       case 'number':
-        out += jsonFloat(x);
+        out += floatText(x);
         return;
       case 'string':
         out += jsonString(x, ensureAscii);
@@ -154,6 +156,12 @@ export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
       out += '}';
       return;
     }
+    if (x instanceof PyObject && x.jsonSerializable) {
+      const text = defaultLayout ? x.jsonText(ensureAscii) : undefined;
+      if (text !== undefined) out += text;
+      else encode(x.jsonValue(), level);
+      return;
+    }
     if (strFallback) {
       out += encodeWhole(x);
       return;
@@ -191,139 +199,239 @@ export class JsonDecodeError extends PyException {
   }
 }
 
-const PLAIN_STRING = /^[^\\\x00-\x1f]*$/;
+/** Text up to the next quote, backslash or control character (where a JSON string needs a closer look). */
+const PLAIN_RUN = /[^"\\\x00-\x1f]*/y;
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/**
+ * A cursor over JSON text with CPython's acceptance rules and error messages; shared by
+ * `parseJsonLossless` and the fragment re-encoder (src/py/json-fragment.ts).
+ */
+export class JsonReader {
+  i = 0;
+  constructor(readonly text: string) {}
+
+  fail(reason: string, pos = this.i): never {
+    throw new JsonDecodeError(reason, this.text, pos);
+  }
+
+  skipWs(): void {
+    const text = this.text;
+    let i = this.i;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else break;
+    }
+    this.i = i;
+  }
+
+  /**
+   * Move past a string token (the cursor is at its opening quote). Returns whether it held a
+   * backslash escape, i.e. whether its raw text differs from its value.
+   */
+  skipString(): boolean {
+    const text = this.text;
+    const start = this.i;
+    PLAIN_RUN.lastIndex = start + 1;
+    PLAIN_RUN.test(text);
+    let i = PLAIN_RUN.lastIndex;
+    if (text.charCodeAt(i) === 0x22) {
+      this.i = i + 1;
+      return false;
+    }
+    for (;;) {
+      if (i >= text.length) this.fail('Unterminated string starting at', start);
+      const code = text.charCodeAt(i);
+      if (code === 0x22) break;
+      if (code === 0x5c) {
+        const esc = text[i + 1];
+        if (esc === undefined) this.fail('Unterminated string starting at', start);
+        if (esc === 'u') {
+          if (!HEX4.test(text.slice(i + 2, i + 6))) this.fail('Invalid \\uXXXX escape', i + 1);
+          i += 6;
+        } else {
+          if (SIMPLE_ESCAPES[esc!] === undefined) this.fail('Invalid \\escape', i);
+          i += 2;
+        }
+        continue;
+      }
+      if (code < 0x20) this.fail('Invalid control character at', i);
+      i++;
+    }
+    this.i = i + 1;
+    return true;
+  }
+
+  /** The value of the string token at the cursor, moving past it. */
+  parseString(): string {
+    const start = this.i;
+    const escaped = this.skipString();
+    const end = this.i - 1;
+    return escaped ? decodeEscapes(this.text, start + 1, end) : this.text.slice(start + 1, end);
+  }
+
+  /**
+   * Move past a number or literal (`null`, `true`, `false`, `NaN`, `Infinity`, `-Infinity`) and
+   * return its token; a number token is recognised by its first character.
+   */
+  scanScalar(): string {
+    const text = this.text;
+    const i = this.i;
+    for (const literal of LITERALS) {
+      if (text.startsWith(literal, i)) {
+        this.i += literal.length;
+        return literal;
+      }
+    }
+    NUMBER_RE.lastIndex = i;
+    const m = NUMBER_RE.exec(text);
+    if (m === null) return this.fail('Expecting value');
+    this.i += m[0].length;
+    return m[0];
+  }
+
+  parseValue(): PyValue {
+    const text = this.text;
+    if (this.i >= text.length) this.fail('Expecting value');
+    const ch = text.charCodeAt(this.i);
+    if (ch === 0x22) return this.parseString();
+    if (ch === 0x7b) return this.parseObject(undefined);
+    if (ch === 0x5b) {
+      this.i++;
+      const arr: PyValue[] = [];
+      this.skipWs();
+      if (text.charCodeAt(this.i) === 0x5d) {
+        this.i++;
+        return arr;
+      }
+      for (;;) {
+        this.skipWs();
+        arr.push(this.parseValue());
+        this.skipWs();
+        const c = text.charCodeAt(this.i);
+        if (c === 0x5d) {
+          this.i++;
+          return arr;
+        }
+        if (c !== 0x2c) this.fail("Expecting ',' delimiter");
+        this.i++;
+      }
+    }
+    return scalarValue(this.scanScalar());
+  }
+
+  /** An object; the values of `deferredKeys` are kept as `readDeferred`'s results instead of parsed. */
+  parseObject(deferred: DeferredKeys | undefined): PyDict {
+    const text = this.text;
+    this.i++;
+    const obj: PyDict = new Map();
+    this.skipWs();
+    if (text.charCodeAt(this.i) === 0x7d) {
+      this.i++;
+      return obj;
+    }
+    for (;;) {
+      if (text.charCodeAt(this.i) !== 0x22) this.fail('Expecting property name enclosed in double quotes');
+      const key = this.parseString();
+      this.skipWs();
+      if (text.charCodeAt(this.i) !== 0x3a) this.fail("Expecting ':' delimiter");
+      this.i++;
+      this.skipWs();
+      if (this.i >= text.length) this.fail('Expecting value');
+      const read = deferred?.keys.has(key) === true ? deferred.read : undefined;
+      obj.set(key, read === undefined ? this.parseValue() : read(this));
+      this.skipWs();
+      const c = text.charCodeAt(this.i);
+      if (c === 0x7d) {
+        this.i++;
+        return obj;
+      }
+      if (c !== 0x2c) this.fail("Expecting ',' delimiter");
+      this.i++;
+      this.skipWs();
+    }
+  }
+}
+
+const LITERALS = ['null', 'true', 'false', 'NaN', 'Infinity', '-Infinity'] as const;
+
+/** The Python value of a number or literal token from `scanScalar`. */
+function scalarValue(token: string): PyValue {
+  switch (token) {
+    case 'null':
+      return null;
+    case 'true':
+      return true;
+    case 'false':
+      return false;
+    case 'NaN':
+      return NaN;
+    case 'Infinity':
+      return Infinity;
+    case '-Infinity':
+      return -Infinity;
+  }
+  return isIntegerToken(token) ? BigInt(token) : Number(token);
+}
+
+/** Whether a number token is a Python int (no fraction, no exponent). */
+export function isIntegerToken(token: string): boolean {
+  for (let k = 0; k < token.length; k++) {
+    const c = token.charCodeAt(k);
+    if (c === 0x2e || c === 0x65 || c === 0x45) return false;
+  }
+  return true;
+}
+
+/** The value of the (already validated) string body `text[start, end)` that holds escapes. */
+export function decodeEscapes(text: string, start: number, end: number): string {
+  let out = '';
+  let chunkStart = start;
+  let i = start;
+  while (i < end) {
+    if (text.charCodeAt(i) !== 0x5c) {
+      i++;
+      continue;
+    }
+    out += text.slice(chunkStart, i);
+    const esc = text[i + 1]!;
+    if (esc === 'u') {
+      out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+      i += 6;
+    } else {
+      out += SIMPLE_ESCAPES[esc]!;
+      i += 2;
+    }
+    chunkStart = i;
+  }
+  return out + text.slice(chunkStart, end);
+}
+
+/** Top-level object keys whose values are read by `read` instead of being parsed. */
+export interface DeferredKeys {
+  readonly keys: ReadonlySet<string>;
+  readonly read: (reader: JsonReader) => PyValue;
+}
+
+export interface ParseJsonOptions {
+  /** When the text is an object: these keys' values are read by a custom reader (e.g. kept as fragments). */
+  readonly deferred?: DeferredKeys;
+}
 
 /**
  * Python `json.loads` with Python's types kept: integer literals become `bigint`, other numbers
  * `number`, objects `Map` (insertion ordered; a repeated key keeps its first position, last value).
  */
-export function parseJsonLossless(text: string): PyValue {
-  let i = 0;
-  const n = text.length;
-  const skipWs = (): void => {
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else return;
-    }
-  };
-  const fail = (reason: string, pos = i): never => {
-    throw new JsonDecodeError(reason, text, pos);
-  };
-
-  const parseString = (): string => {
-    const start = i; // at the opening quote
-    i++;
-    const close = text.indexOf('"', i);
-    if (close !== -1) {
-      const candidate = text.slice(i, close);
-      if (PLAIN_STRING.test(candidate)) {
-        i = close + 1;
-        return candidate;
-      }
-    }
-    let out = '';
-    let chunkStart = i;
-    for (;;) {
-      if (i >= n) fail('Unterminated string starting at', start);
-      const code = text.charCodeAt(i);
-      if (code === 0x22) {
-        out += text.slice(chunkStart, i);
-        i++;
-        return out;
-      }
-      if (code === 0x5c) {
-        out += text.slice(chunkStart, i);
-        const esc = text[i + 1];
-        if (esc === undefined) fail('Unterminated string starting at', start);
-        if (esc === 'u') {
-          const hex = text.slice(i + 2, i + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('Invalid \\uXXXX escape', i + 1);
-          out += String.fromCharCode(parseInt(hex, 16));
-          i += 6;
-        } else {
-          const map: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-          const ch = map[esc!];
-          if (ch === undefined) fail('Invalid \\escape', i);
-          out += ch;
-          i += 2;
-        }
-        chunkStart = i;
-        continue;
-      }
-      if (code < 0x20) fail('Invalid control character at', i);
-      i++;
-    }
-  };
-
-  const parseValue = (): PyValue => {
-    if (i >= n) fail('Expecting value');
-    const ch = text[i]!;
-    if (ch === '"') return parseString();
-    if (ch === '{') {
-      i++;
-      const obj: PyDict = new Map();
-      skipWs();
-      if (text[i] === '}') {
-        i++;
-        return obj;
-      }
-      for (;;) {
-        if (text[i] !== '"') fail('Expecting property name enclosed in double quotes');
-        const key = parseString();
-        skipWs();
-        if (text[i] !== ':') fail("Expecting ':' delimiter");
-        i++;
-        skipWs();
-        obj.set(key, parseValue());
-        skipWs();
-        if (text[i] === '}') {
-          i++;
-          return obj;
-        }
-        if (text[i] !== ',') fail("Expecting ',' delimiter");
-        i++;
-        skipWs();
-      }
-    }
-    if (ch === '[') {
-      i++;
-      const arr: PyValue[] = [];
-      skipWs();
-      if (text[i] === ']') {
-        i++;
-        return arr;
-      }
-      for (;;) {
-        skipWs();
-        arr.push(parseValue());
-        skipWs();
-        if (text[i] === ']') {
-          i++;
-          return arr;
-        }
-        if (text[i] !== ',') fail("Expecting ',' delimiter");
-        i++;
-      }
-    }
-    if (text.startsWith('null', i)) return (i += 4), null;
-    if (text.startsWith('true', i)) return (i += 4), true;
-    if (text.startsWith('false', i)) return (i += 5), false;
-    if (text.startsWith('NaN', i)) return (i += 3), NaN;
-    if (text.startsWith('Infinity', i)) return (i += 8), Infinity;
-    if (text.startsWith('-Infinity', i)) return (i += 9), -Infinity;
-    NUMBER_RE.lastIndex = i;
-    const m = NUMBER_RE.exec(text);
-    if (m === null) return fail('Expecting value');
-    i += m[0].length;
-    return m[1] === undefined && m[2] === undefined ? BigInt(m[0]) : Number(m[0]);
-  };
-
-  skipWs();
-  const value = parseValue();
-  skipWs();
-  if (i !== n) fail('Extra data');
+export function parseJsonLossless(text: string, options: ParseJsonOptions = {}): PyValue {
+  const reader = new JsonReader(text);
+  reader.skipWs();
+  const value =
+    options.deferred !== undefined && text.charCodeAt(reader.i) === 0x7b ? reader.parseObject(options.deferred) : reader.parseValue();
+  reader.skipWs();
+  if (reader.i !== text.length) reader.fail('Extra data');
   return value;
 }
 
@@ -352,5 +460,5 @@ export function isJsonSerializable(v: PyValue): boolean {
     }
     return true;
   }
-  return false;
+  return v instanceof PyObject && v.jsonSerializable;
 }

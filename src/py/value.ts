@@ -64,9 +64,17 @@ export abstract class PyObject {
   pyEquals(other: PyValue): boolean {
     return this === other;
   }
-  /** Whether `json.dumps` accepts the value (it accepts none of these objects). */
+  /** Whether `json.dumps` accepts the value (it accepts none of these objects, except JSON kept as text). */
   get jsonSerializable(): boolean {
     return false;
+  }
+  /** What `json.dumps` encodes in place of a serializable object (see `jsonSerializable`). */
+  jsonValue(): PyValue {
+    return null;
+  }
+  /** The object's `json.dumps` text with the default separators, when it is known without encoding. */
+  jsonText(_ensureAscii: boolean): string | undefined {
+    return undefined;
   }
   /** `vars(x)` without names starting with `_`, for state snapshots; none by default. */
   publicAttributes(): [string, PyValue][] {
