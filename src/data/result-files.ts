@@ -12,7 +12,7 @@ export interface ResultFileInfo {
   readonly file: string;
   /** Path relative to the model directory, e.g. `non_live/BFCL_v4_simple_python_result.json`. */
   readonly relativePath: string;
-  /** Number of non-blank lines (entries). */
+  /** Number of non-blank lines (entries); the file is read when this is first asked for. */
   readonly entries: number;
 }
 
@@ -33,7 +33,17 @@ export function listResultFiles(resultDir: string): ResultFileInfo[] {
       if (!RESULT_FILE.test(name)) continue;
       const category = extractTestCategoryFromFileName(name);
       if (category === undefined) continue;
-      found.push({ model: model.name, category, file, relativePath: relative(modelDir, file), entries: countEntries(file) });
+      let entries: number | undefined;
+      found.push({
+        model: model.name,
+        category,
+        file,
+        relativePath: relative(modelDir, file),
+        get entries() {
+          entries ??= countEntries(file);
+          return entries;
+        },
+      });
     }
   }
   return found;

@@ -84,6 +84,10 @@ export function canonicalJsonAt(reader: JsonReader, ensureAscii: boolean): strin
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
+function isWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
 class CanonicalWriter {
   private out = '';
   /** Input from here to the cursor is already in canonical form and not yet copied to `out`. */
@@ -109,13 +113,26 @@ class CanonicalWriter {
     this.from = end;
   }
 
-  /** Skip whitespace that must read `expected` (`''` inside brackets, `' '` after `,` and `:`). */
-  private whitespace(expected: '' | ' '): void {
+  /** Whitespace that must be absent (inside brackets, before `,` `:` and closers). */
+  private noWhitespace(): void {
     const reader = this.reader;
+    if (!isWhitespace(reader.text.charCodeAt(reader.i))) return;
     const p = reader.i;
     reader.skipWs();
-    const q = reader.i;
-    if (q - p !== expected.length || (q > p && reader.text.charCodeAt(p) !== 0x20)) this.replace(p, q, expected);
+    this.replace(p, reader.i, '');
+  }
+
+  /** Whitespace that must be exactly one space (after `,` and `:`). */
+  private oneSpace(): void {
+    const reader = this.reader;
+    const text = reader.text;
+    const p = reader.i;
+    if (text.charCodeAt(p) === 0x20 && !isWhitespace(text.charCodeAt(p + 1))) {
+      reader.i = p + 1;
+      return;
+    }
+    reader.skipWs();
+    this.replace(p, reader.i, ' ');
   }
 
   value(): void {
@@ -123,51 +140,66 @@ class CanonicalWriter {
     const text = reader.text;
     if (reader.i >= text.length) reader.fail('Expecting value');
     const c = text.charCodeAt(reader.i);
-    if (c === 0x22) {
-      this.string();
-      return;
-    }
-    if (c === 0x7b) {
-      this.object();
-      return;
-    }
-    if (c === 0x5b) {
-      this.array();
-      return;
-    }
-    const start = reader.i;
-    const token = reader.scanScalar();
-    const canonical = canonicalScalar(token);
-    if (canonical !== token) this.replace(start, reader.i, canonical);
+    if (c === 0x22) this.string();
+    else if (c === 0x7b) this.object();
+    else if (c === 0x5b) this.array();
+    else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) this.number();
+    else reader.scanScalar(); // a literal, written as read (or the error json.loads gives)
   }
 
-  /** A string token; returns its value. */
-  private string(): string {
+  /** A string token, rewritten if its escapes are not the ones `json.dumps` writes. */
+  private string(): void {
     const reader = this.reader;
     const text = reader.text;
     const start = reader.i;
     const escaped = reader.skipString();
     const end = reader.i;
-    const value = escaped ? decodeEscapes(text, start + 1, end - 1) : text.slice(start + 1, end - 1);
-    if (escaped || (this.ensureAscii && NON_ASCII.test(value))) {
-      const encoded = jsonString(value, this.ensureAscii);
-      if (encoded !== text.slice(start, end)) this.replace(start, end, encoded);
+    if (!this.ensureAscii) {
+      if (escaped && !hasUnicodeDumpsEscapes(text, start + 1, end - 1)) {
+        this.replace(start, end, jsonString(decodeEscapes(text, start + 1, end - 1), false));
+      }
+      return;
     }
-    return value;
+    const value = escaped ? decodeEscapes(text, start + 1, end - 1) : text.slice(start + 1, end - 1);
+    if (!escaped && !NON_ASCII.test(value)) return;
+    const encoded = jsonString(value, true);
+    if (encoded !== text.slice(start, end)) this.replace(start, end, encoded);
+  }
+
+  /** A number: ints are written as read (but `-0` as `0`), floats as Python's `repr`. */
+  private number(): void {
+    const reader = this.reader;
+    const text = reader.text;
+    const start = reader.i;
+    let i = start;
+    if (text.charCodeAt(i) === 0x2d) i++;
+    while (isDigit(text.charCodeAt(i))) i++;
+    const digitsStart = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+    const c = text.charCodeAt(i);
+    const isInt = c !== 0x2e && c !== 0x65 && c !== 0x45;
+    // A plain int (no leading zero: `01` is left to scanScalar, which splits it as json.loads does).
+    if (isInt && i > digitsStart && (text.charCodeAt(digitsStart) !== 0x30 || i === digitsStart + 1)) {
+      reader.i = i;
+      if (i === digitsStart + 1 && digitsStart > start && text.charCodeAt(digitsStart) === 0x30) this.replace(start, i, '0');
+      return;
+    }
+    const token = reader.scanScalar();
+    const canonical = canonicalScalar(token);
+    if (canonical !== token) this.replace(start, reader.i, canonical);
   }
 
   private array(): void {
     const reader = this.reader;
     const text = reader.text;
     reader.i++;
-    this.whitespace('');
+    this.noWhitespace();
     if (text.charCodeAt(reader.i) === 0x5d) {
       reader.i++;
       return;
     }
     for (;;) {
       this.value();
-      this.whitespace('');
+      this.noWhitespace();
       const c = text.charCodeAt(reader.i);
       if (c === 0x5d) {
         reader.i++;
@@ -175,7 +207,7 @@ class CanonicalWriter {
       }
       if (c !== 0x2c) reader.fail("Expecting ',' delimiter");
       reader.i++;
-      this.whitespace(' ');
+      this.oneSpace();
     }
   }
 
@@ -183,7 +215,7 @@ class CanonicalWriter {
     const reader = this.reader;
     const text = reader.text;
     reader.i++;
-    this.whitespace('');
+    this.noWhitespace();
     if (text.charCodeAt(reader.i) === 0x7d) {
       reader.i++;
       return;
@@ -191,15 +223,19 @@ class CanonicalWriter {
     const keys: string[] = [];
     for (;;) {
       if (text.charCodeAt(reader.i) !== 0x22) reader.fail('Expecting property name enclosed in double quotes');
-      const key = this.string();
+      const start = reader.i;
+      this.string();
+      const raw = text.slice(start + 1, reader.i - 1);
+      // Compare keys by value: only an escaped key's raw text differs from its value.
+      const key = raw.includes('\\') ? decodeEscapes(text, start + 1, reader.i - 1) : raw;
       if (keys.includes(key)) throw REPEATED_KEY;
       keys.push(key);
-      this.whitespace('');
+      this.noWhitespace();
       if (text.charCodeAt(reader.i) !== 0x3a) reader.fail("Expecting ':' delimiter");
       reader.i++;
-      this.whitespace(' ');
+      this.oneSpace();
       this.value();
-      this.whitespace('');
+      this.noWhitespace();
       const c = text.charCodeAt(reader.i);
       if (c === 0x7d) {
         reader.i++;
@@ -207,9 +243,39 @@ class CanonicalWriter {
       }
       if (c !== 0x2c) reader.fail("Expecting ',' delimiter");
       reader.i++;
-      this.whitespace(' ');
+      this.oneSpace();
     }
   }
+}
+
+/** The one-letter escapes `json.dumps` writes (`\\"`, `\\\\`, `\\n`, `\\r`, `\\t`, `\\b`, `\\f`). */
+const NAMED_ESCAPES = new Set(['"', '\\', 'n', 'r', 't', 'b', 'f'].map((c) => c.charCodeAt(0)));
+/** Control characters that `json.dumps` writes with a one-letter escape instead of `\\u00XX`. */
+const NAMED_CONTROLS = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
+const LOWER_HEX = /^00[01][0-9a-f]$/;
+
+/**
+ * Whether every escape in the (valid) string body `text[start, end)` is one that
+ * `json.dumps(..., ensure_ascii=False)` writes: a one-letter escape, or `\\u00XX` (lowercase) for a
+ * control character without one. Then the body is already in that form.
+ */
+function hasUnicodeDumpsEscapes(text: string, start: number, end: number): boolean {
+  for (let i = text.indexOf('\\', start); i !== -1 && i < end; i = text.indexOf('\\', i)) {
+    const esc = text.charCodeAt(i + 1);
+    if (NAMED_ESCAPES.has(esc)) {
+      i += 2;
+      continue;
+    }
+    if (esc !== 0x75) return false; // `\\/` is never written
+    const hex = text.slice(i + 2, i + 6);
+    if (!LOWER_HEX.test(hex) || NAMED_CONTROLS.has(parseInt(hex, 16))) return false;
+    i += 6;
+  }
+  return true;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
 
 /** How `json.dumps` writes the value of a number or literal token. */

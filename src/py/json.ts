@@ -280,11 +280,14 @@ export class JsonReader {
   scanScalar(): string {
     const text = this.text;
     const i = this.i;
-    for (const literal of LITERALS) {
-      if (text.startsWith(literal, i)) {
-        this.i += literal.length;
-        return literal;
-      }
+    const literal = LITERAL_BY_FIRST_CHAR.get(text.charCodeAt(i));
+    if (literal !== undefined && text.startsWith(literal, i)) {
+      this.i += literal.length;
+      return literal;
+    }
+    if (text.startsWith('-Infinity', i)) {
+      this.i += 9;
+      return '-Infinity';
     }
     NUMBER_RE.lastIndex = i;
     const m = NUMBER_RE.exec(text);
@@ -356,7 +359,10 @@ export class JsonReader {
   }
 }
 
-const LITERALS = ['null', 'true', 'false', 'NaN', 'Infinity', '-Infinity'] as const;
+/** The JSON literals Python accepts (besides `-Infinity`), by their first character. */
+const LITERAL_BY_FIRST_CHAR: ReadonlyMap<number, string> = new Map(
+  ['null', 'true', 'false', 'NaN', 'Infinity'].map((literal) => [literal.charCodeAt(0), literal]),
+);
 
 /** The Python value of a number or literal token from `scanScalar`. */
 function scalarValue(token: string): PyValue {
