@@ -1,14 +1,14 @@
 /**
- * Test helper: the built `bfcl` binary (`dist/src/cli/main.js`). CI builds it in `npm ci`; locally
- * it is rebuilt first when a source file is newer than the build.
+ * Test helper: the built `bfcl` binary (`dist/bin/bfcl.mjs`, the bundle that package.json's `bin`
+ * names). CI builds it in `npm ci`; locally it is rebuilt first when a source file is newer than the build.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const CLI = join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
+export const CLI = join(PACKAGE_ROOT, 'dist', 'bin', 'bfcl.mjs');
 
 function newestSourceTime(dir: string): number {
   let newest = 0;
@@ -23,14 +23,15 @@ function newestSourceTime(dir: string): number {
 /** Build unless the binary is newer than every source file. */
 export function ensureBuilt(): void {
   if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestSourceTime(join(PACKAGE_ROOT, 'src'))) return;
+  const bin = (pkg: string, file: string): string => join(PACKAGE_ROOT, 'node_modules', pkg, 'bin', file);
   try {
-    execFileSync(process.execPath, [join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], {
-      cwd: PACKAGE_ROOT,
-      stdio: 'pipe',
-    });
+    execFileSync(process.execPath, [bin('typescript', 'tsc'), '-p', 'tsconfig.json'], { cwd: PACKAGE_ROOT, stdio: 'pipe' });
   } catch {
     // Type errors elsewhere still emit JavaScript; the tests below fail clearly if the binary is missing.
   }
+  // The bundle step of `npm run build`, with the same arguments.
+  const bundleScript = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['bundle']!;
+  execFileSync('sh', ['-c', bundleScript.replace(/^esbuild /, `"${bin('esbuild', 'esbuild')}" `)], { cwd: PACKAGE_ROOT, stdio: 'pipe' });
 }
 
 export interface CliRun {
