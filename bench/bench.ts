@@ -4,7 +4,7 @@
  * Needs BFCL_DATA_DIR (the official dataset); the conformance runs are read from the
  * `conformance` folder beside it (or BFCL_CONFORMANCE_DIR).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -33,8 +33,16 @@ interface ScenarioResult {
 const dataDir = process.env.BFCL_DATA_DIR;
 const conformanceDir = () => resolve(process.env.BFCL_CONFORMANCE_DIR ?? join(dirname(resolve(dataDir!)), 'conformance'));
 
-/** The work measured by each scenario, run inside a child process. */
-const SCENARIOS: Record<string, { label: string; run: () => ScenarioResult | Promise<ScenarioResult>; repeats?: number }> = {
+/** A scenario measured in-process (`run`, inside a child process) or as a whole `bfcl` command (`cli`). */
+interface Scenario {
+  readonly label: string;
+  readonly run?: () => ScenarioResult | Promise<ScenarioResult>;
+  /** Arguments of the bundled `bfcl` binary; the figure is the wall time of that process. */
+  readonly cli?: () => string[];
+  readonly repeats?: number;
+}
+
+const SCENARIOS: Record<string, Scenario> = {
   'multi-turn-execute': {
     label:
       'execute all 800 official multi-turn ground truths: instances, every call, a deep-copied state snapshot after every turn (dataset already loaded)',
@@ -78,6 +86,20 @@ const SCENARIOS: Record<string, { label: string; run: () => ScenarioResult | Pro
   'evaluate-real-run': {
     label: 'evaluate the real gpt-oss-20b run (16 categories, load + check + score files)',
     run: () => evaluateRun(join(conformanceDir(), 'real-run', 'result')),
+  },
+  'evaluate-real-run-cli': {
+    label: 'bfcl evaluate (the bundled binary) on the real run: process wall time, start-up, score files and CSVs included',
+    cli: () => [
+      'evaluate',
+      '--model',
+      'openai/gpt-oss-20b',
+      '--result-dir',
+      join(conformanceDir(), 'real-run', 'result'),
+      '--data-dir',
+      resolve(dataDir!),
+      '--score-dir',
+      mkdtempSync(join(tmpdir(), 'bfcl-bench-cli-')),
+    ],
   },
   'generate-instant': {
     label: 'generate all 800 official multi-turn entries against a local server answering instantly (16 threads)',
@@ -135,7 +157,23 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+const BUNDLED_CLI = fileURLToPath(new URL('../bin/bfcl.mjs', import.meta.url));
+
+/** Run the bundled binary; entries are the totals it prints per category (`(correct/total)`). */
+function runCliChild(args: string[]): ScenarioResult & { rssMb: number; wallMs: number; cpuMs: number } {
+  const started = performance.now();
+  const run = spawnSync(process.execPath, [BUNDLED_CLI, ...args], { encoding: 'utf8', env: process.env });
+  const wallMs = performance.now() - started;
+  const scoreDir = args[args.indexOf('--score-dir') + 1]!;
+  rmSync(scoreDir, { recursive: true, force: true });
+  if (run.status !== 0) throw new Error(`bfcl ${args[0]} failed (${run.status}): ${run.stderr}`);
+  const entries = [...run.stderr.matchAll(/\((\d+)\/(\d+)\)/g)].reduce((n, m) => n + Number(m[2]), 0);
+  return { entries, ms: wallMs, wallMs, cpuMs: NaN, rssMb: NaN };
+}
+
 function runChild(name: string): ScenarioResult & { rssMb: number; wallMs: number; cpuMs: number } {
+  const cli = SCENARIOS[name]!.cli;
+  if (cli !== undefined) return runCliChild(cli());
   const self = fileURLToPath(import.meta.url);
   const started = performance.now();
   const out = execFileSync(process.execPath, [self, '--scenario', name], { encoding: 'utf8', env: process.env });
@@ -147,7 +185,7 @@ const scenarioFlag = process.argv.indexOf('--scenario');
 if (scenarioFlag !== -1) {
   const name = process.argv[scenarioFlag + 1]!;
   const cpuBefore = process.cpuUsage();
-  const result = await SCENARIOS[name]!.run();
+  const result = await SCENARIOS[name]!.run!();
   const cpu = process.cpuUsage(cpuBefore);
   const rssMb = process.resourceUsage().maxRSS / 1024;
   process.stdout.write(JSON.stringify({ ...result, cpuMs: (cpu.user + cpu.system) / 1000, rssMb }));
@@ -174,6 +212,13 @@ if (scenarioFlag !== -1) {
       console.log(
         `${name}: ${entries} entries, ${first.requests} requests in ${ms.toFixed(0)} ms ` +
           `(${((entries / ms) * 1000).toFixed(1)} entries/s, ${perSecond.toFixed(1)} requests/s${efficiency}; peak RSS ${rss.toFixed(0)} MB) — ${scenario.label}`,
+      );
+      continue;
+    }
+    if (scenario.cli !== undefined) {
+      console.log(
+        `${name}: ${entries} entries in ${ms.toFixed(0)} ms wall median of ${runs.length} (min ${Math.min(...runs.map((r) => r.ms)).toFixed(0)} ms; ` +
+          `${((entries / ms) * 1000).toFixed(0)} entries/s) — ${scenario.label}`,
       );
       continue;
     }
