@@ -31,6 +31,7 @@ import {
   astPossibleAnswerSchema,
   categoryIdListSchema,
   formatSensitivityIdsSchema,
+  functionDocSchema,
   longContextSchema,
   memoryEntrySchema,
   memoryPossibleAnswerSchema,
@@ -39,6 +40,7 @@ import {
   multiTurnFunctionDocSchema,
   multiTurnPossibleAnswerSchema,
   singleTurnEntrySchema,
+  singleTurnEntryWithoutDocsSchema,
   webSearchEntrySchema,
   webSearchPossibleAnswerSchema,
 } from '../spec/schemas.js';
@@ -46,7 +48,7 @@ import { DatasetError, InternalError } from '../util/errors.js';
 import { addAgenticSystemPrompt, processMemoryScenario, processWebSearchEntries } from './agentic.js';
 import { DATA_LAYOUT, resolveDataDir } from './data-dir.js';
 import { funcDocFileOf, populateFunctionDocs } from './function-docs.js';
-import { readJsonFile, readJsonLinesFile } from './json-file.js';
+import { readJsonFile, readJsonLinesFile, type SharedItems } from './json-file.js';
 import { addLanguageSpecificHint } from './language-hint.js';
 import { toPossibleAnswer, toTestEntry } from './test-entry.js';
 
@@ -179,6 +181,16 @@ export class BfclDataset {
     return this.readCategoryFile(category, join(this.dir, info.dataFile), info.v3DataFile && join(this.dir, info.v3DataFile), schema);
   }
 
+  /** Single-turn files repeat the same function docs from entry to entry: read each distinct doc once. */
+  private sharedItemsFor(schema: z.ZodType): SharedItems | undefined {
+    if (schema !== singleTurnEntrySchema) return undefined;
+    return {
+      key: 'function',
+      itemSchema: this.validate ? functionDocSchema : undefined,
+      lineSchema: this.validate ? singleTurnEntryWithoutDocsSchema : undefined,
+    };
+  }
+
   private possibleAnswerDicts(category: Category): readonly PyDict[] {
     const info = getCategoryInfo(category);
     const schema = isMultiTurn(category)
@@ -201,7 +213,7 @@ export class BfclDataset {
     const cached = this.lineFiles.get(v3File);
     if (cached !== undefined) return cached;
     const v3Name = v3CategoryName(category)!;
-    let dicts = readJsonLinesFile(v3File, this.validate ? schema : undefined);
+    let dicts = readJsonLinesFile(v3File, this.validate ? schema : undefined, this.sharedItemsFor(schema));
     if (V3_RENAMED_CATEGORIES.has(v3Name)) {
       dicts = dicts.map((d) => {
         const id = d.get('id') as string;
@@ -261,7 +273,7 @@ export class BfclDataset {
   private readLines(file: string, schema: z.ZodType): readonly PyDict[] {
     let dicts = this.lineFiles.get(file);
     if (dicts === undefined) {
-      dicts = readJsonLinesFile(file, this.validate ? schema : undefined);
+      dicts = readJsonLinesFile(file, this.validate ? schema : undefined, this.sharedItemsFor(schema));
       this.lineFiles.set(file, dicts);
     }
     return dicts;

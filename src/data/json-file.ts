@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { z } from 'zod';
 
-import { parseJsonLossless } from '../py/json.js';
+import { JsonReader, parseJsonLossless } from '../py/json.js';
 import type { PyDict, PyValue } from '../py/value.js';
 import { DatasetError } from '../util/errors.js';
 import { toPlain } from './plain.js';
@@ -24,16 +24,37 @@ export function readTextFile(file: string): string {
 const LINE_BREAK = /\r\n|\r|\n/;
 
 /**
+ * A top-level list whose items repeat from line to line (the function docs of `live_multiple` are
+ * over three quarters repeats): each distinct item text is parsed and checked once per file, and
+ * the lines share the parsed item (loaded values are read-only).
+ */
+export interface SharedItems {
+  readonly key: string;
+  /** Schema of one item; undefined when the file is not validated. */
+  readonly itemSchema: z.ZodType | undefined;
+  /** Schema of the line with the key's items left unchecked (they are checked by `itemSchema`). */
+  readonly lineSchema: z.ZodType | undefined;
+}
+
+/**
  * Read a JSON Lines file: one JSON object per line, parsed losslessly and, when `schema` is given,
  * validated on its plain view. Blank lines are skipped. A bad line throws a `DatasetError` naming
  * `file:line`, the entry id when it can be read and the path of the first problem.
  */
-export function readJsonLinesFile(file: string, schema: z.ZodType | undefined): PyDict[] {
+export function readJsonLinesFile(file: string, schema: z.ZodType | undefined, sharedItems?: SharedItems): PyDict[] {
   const lines = readTextFile(file).split(LINE_BREAK);
   const entries: PyDict[] = [];
+  const sharing = sharedItems && new ItemSharing(sharedItems);
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!;
     if (text.trim() === '') continue;
+    // The shared-items reading covers well-formed lines; anything it does not accept is read (and
+    // reported) the plain way below.
+    const shared = sharing?.readLine(text);
+    if (shared !== undefined) {
+      entries.push(shared);
+      continue;
+    }
     const location = { file, line: i + 1 };
     let value: PyValue;
     try {
@@ -50,6 +71,90 @@ export function readJsonLinesFile(file: string, schema: z.ZodType | undefined): 
     entries.push(value);
   }
   return entries;
+}
+
+/** Thrown inside `ItemSharing` when a line is not of the shape it reads; the line is then read plainly. */
+const NOT_SHAREABLE = Symbol('not shareable');
+
+/** Reads lines whose `key` holds a list of objects, parsing and checking each distinct object text once. */
+class ItemSharing {
+  private readonly items = new Map<string, PyValue>();
+  private readonly deferred;
+
+  constructor(private readonly spec: SharedItems) {
+    this.deferred = { keys: new Set([spec.key]), read: (reader: JsonReader) => this.readItems(reader) };
+  }
+
+  /** The line's value, or undefined when the line must be read the plain way. */
+  readLine(text: string): PyDict | undefined {
+    let value: PyValue;
+    try {
+      value = parseJsonLossless(text, { deferred: this.deferred });
+    } catch {
+      return undefined;
+    }
+    if (!(value instanceof Map)) return undefined;
+    const lineSchema = this.spec.lineSchema;
+    if (lineSchema !== undefined) {
+      // The items were checked one by one; check the rest of the line (small) on its plain view.
+      const rest = new Map(value);
+      if (rest.has(this.spec.key)) rest.set(this.spec.key, []);
+      if (!compiled(lineSchema).safeParse(toPlain(rest)).success) return undefined;
+    }
+    return value;
+  }
+
+  private readItems(reader: JsonReader): PyValue[] {
+    const text = reader.text;
+    if (text.charCodeAt(reader.i) !== 0x5b) throw NOT_SHAREABLE;
+    reader.i++;
+    const items: PyValue[] = [];
+    reader.skipWs();
+    if (text.charCodeAt(reader.i) === 0x5d) {
+      reader.i++;
+      return items;
+    }
+    for (;;) {
+      reader.skipWs();
+      if (text.charCodeAt(reader.i) !== 0x7b) throw NOT_SHAREABLE;
+      const start = reader.i;
+      skipObject(reader);
+      items.push(this.item(text.slice(start, reader.i)));
+      reader.skipWs();
+      const c = text.charCodeAt(reader.i);
+      reader.i++;
+      if (c === 0x5d) return items;
+      if (c !== 0x2c) throw NOT_SHAREABLE;
+    }
+  }
+
+  private item(raw: string): PyValue {
+    let item = this.items.get(raw);
+    if (item === undefined) {
+      item = parseJsonLossless(raw);
+      const schema = this.spec.itemSchema;
+      if (schema !== undefined && !compiled(schema).safeParse(JSON.parse(raw)).success) throw NOT_SHAREABLE;
+      this.items.set(raw, item);
+    }
+    return item;
+  }
+}
+
+/** Move past the object at the cursor without building it (the text is parsed once it is known to be new). */
+function skipObject(reader: JsonReader): void {
+  const text = reader.text;
+  let depth = 0;
+  while (reader.i < text.length) {
+    const c = text.charCodeAt(reader.i);
+    if (c === 0x22) {
+      reader.skipString();
+      continue;
+    }
+    reader.i++;
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return;
+  }
+  throw NOT_SHAREABLE;
 }
 
 /** Read a file holding one JSON document, parsed losslessly and validated against `schema` when given. */

@@ -63,6 +63,11 @@ export const singleTurnEntrySchema = z.looseObject({
   function: z.array(functionDocSchema),
 });
 
+/** A single-turn entry whose `function` docs are checked separately (one `functionDocSchema` check per distinct doc). */
+export const singleTurnEntryWithoutDocsSchema = singleTurnEntrySchema.extend({
+  function: z.array(z.unknown()),
+});
+
 /** Multi-turn entry (`multi_turn_*`); `function` is filled in from the class docs at load time. */
 export const multiTurnEntrySchema = z.looseObject({
   id: idSchema,

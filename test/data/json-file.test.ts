@@ -8,8 +8,9 @@ import { z } from 'zod';
 import { readJsonFile, readJsonLinesFile } from '../../src/data/json-file.js';
 import { toPlain } from '../../src/data/plain.js';
 import { listResultFiles } from '../../src/data/result-files.js';
-import { PY_ELLIPSIS, PySet, PyTuple, pyDict } from '../../src/py/value.js';
-import { singleTurnEntrySchema } from '../../src/spec/schemas.js';
+import { jsonDumps } from '../../src/py/json.js';
+import { PY_ELLIPSIS, PySet, PyTuple, pyDict, type PyDict, type PyValue } from '../../src/py/value.js';
+import { functionDocSchema, singleTurnEntrySchema, singleTurnEntryWithoutDocsSchema } from '../../src/spec/schemas.js';
 import { DatasetError } from '../../src/util/errors.js';
 
 const anyObject = z.looseObject({ id: z.string() });
@@ -105,5 +106,41 @@ describe('listResultFiles', () => {
       ['model-b', 'simple_python', 2, join('non_live', 'BFCL_v4_simple_python_result.json')],
     ]);
     expect(listResultFiles(join(root, 'missing'))).toEqual([]);
+  });
+});
+
+describe('readJsonLinesFile with shared items (function docs repeated across lines)', () => {
+  const shared = { key: 'function', itemSchema: functionDocSchema, lineSchema: singleTurnEntryWithoutDocsSchema };
+  const doc = (name: string, extra = '') =>
+    `{"name": "${name}", "description": "d", "parameters": {"type": "dict", "properties": {"x": {"type": "float", "default": 1.0${extra}}}}}`;
+  const line = (id: string, docs: string[]) => `{"id": "${id}", "question": [[{"role": "user", "content": "q"}]], "function": [${docs.join(', ')}]}`;
+
+  it('gives the same values as plain reading, sharing one parsed object per distinct doc text', () => {
+    const file = tempFile('shared.json', [line('a_0', [doc('f'), doc('g')]), line('a_1', [doc('g')]), line('a_2', [])].join('\n'));
+    const plain = readJsonLinesFile(file, singleTurnEntrySchema);
+    const fast = readJsonLinesFile(file, singleTurnEntrySchema, shared);
+    expect(fast.map((e) => jsonDumps(e))).toEqual(plain.map((e) => jsonDumps(e)));
+    const docsOf = (entry: PyDict) => entry.get('function') as PyValue[];
+    expect(docsOf(fast[0]!)[1]).toBe(docsOf(fast[1]!)[0]); // the same `g` doc object
+    expect(((docsOf(fast[0]!)[0] as PyDict).get('parameters') as PyDict).get('properties')).toEqual(
+      ((docsOf(plain[0]!)[0] as PyDict).get('parameters') as PyDict).get('properties'),
+    );
+  });
+
+  it('reports a bad doc or a bad line exactly as plain reading does', () => {
+    const cases = [
+      [line('a_0', [doc('f')]), line('a_1', [doc('f', ', "bad": ]')])], // invalid JSON inside a doc
+      [line('a_0', [doc('f')]), line('a_1', ['{"name": "", "description": "d", "parameters": {"type": "dict", "properties": {}}}'])], // schema
+      [line('a_0', [doc('f')]), '{"id": "a_1", "question": "not a list", "function": []}'], // the rest of the line
+      [line('a_0', ['"not an object"'])],
+      [line('a_0', [doc('f')]).replace('"function": [', '"function": {').replace(/\]\}$/, '}}')],
+    ];
+    for (const lines of cases) {
+      const file = tempFile('bad.json', lines.join('\n'));
+      const plain = thrown(() => readJsonLinesFile(file, singleTurnEntrySchema));
+      const fast = thrown(() => readJsonLinesFile(file, singleTurnEntrySchema, shared));
+      expect(fast).toBeInstanceOf(DatasetError);
+      expect(fast.message).toBe(plain.message);
+    }
   });
 });
