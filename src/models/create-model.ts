@@ -15,6 +15,7 @@ import { CHATML_TEMPLATE } from './providers/oss/chatml-template.js';
 import type { ChatTemplate } from './providers/oss/chat-template.js';
 import { QWEN_TEMPLATE } from './providers/oss/qwen-template.js';
 import type { AdapterSettings } from './providers/provider-model.js';
+import { httpFetch } from './providers/http-fetch.js';
 import { ProviderTransport, type RawPost, type TransportSettings } from './providers/transport.js';
 
 /** The reference's CLI default temperature. */
@@ -39,7 +40,7 @@ export interface CreateModelOptions extends TransportSettings {
   readonly baseUrl?: string;
   /** Per-attempt request timeout; default the reference's (OpenAI 10 min, Claude 20 min, OSS 20 h). */
   readonly requestTimeoutMs?: number;
-  /** The `fetch` the SDK clients use (tests and the conformance check serve canned answers through it). */
+  /** The `fetch` the SDK clients use (tests and the conformance check serve canned answers through it); default `httpFetch`. */
   readonly fetch?: typeof globalThis.fetch;
   /** OSS path: `--local-model-path`, sent as the `model` field instead of the Hugging Face id. */
   readonly localModelPath?: string;
@@ -178,7 +179,7 @@ function openAIPost(endpoint: OpenAIEndpoint, options: CreateModelOptions): RawP
       baseURL: endpoint.baseURL,
       defaultHeaders: endpoint.defaultHeaders,
       maxRetries: 0, // our retry policy is in charge (src/models/retry.ts)
-      fetch: options.fetch,
+      fetch: options.fetch ?? httpFetch,
     });
   });
   return async (path, bodyText, { timeoutMs, signal }) =>
@@ -195,7 +196,7 @@ function anthropicPost(config: ModelConfig, env: Environment, options: CreateMod
       apiKey,
       baseURL: options.baseUrl ?? nonEmpty(env['ANTHROPIC_BASE_URL']) ?? ANTHROPIC_API_BASE_URL,
       maxRetries: 0, // our retry policy is in charge (src/models/retry.ts)
-      fetch: options.fetch,
+      fetch: options.fetch ?? httpFetch,
     });
   });
   return async (path, bodyText, { timeoutMs, signal }) =>
