@@ -3,13 +3,14 @@
  * leaderboard table of a run: this run's models first, then models found only in the score folder.
  */
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 import { parseJsonLossless } from '../py/json.js';
 import { isDict, type PyDict, type PyValue } from '../py/value.js';
 import { VERSION_PREFIX, extractTestCategoryFromFileName } from '../spec/categories.js';
 import { DatasetError } from '../util/errors.js';
+import { readFirstLine } from '../util/first-line.js';
 import { emptyCostLatency, mergeCostLatency, type CostLatencyData } from './cost-latency.js';
 import type { CategoryScore, FormatSensitivityStats } from './leaderboard.js';
 import type { PyNumber } from './python-statistics.js';
@@ -106,7 +107,7 @@ export function loadScoreHeaders(scoreDir: string): Map<string, ModelScores> {
     for (const file of walkScoreFiles(modelDir)) {
       const category = extractTestCategoryFromFileName(basename(file));
       if (category === undefined) continue;
-      const header = parseScoreHeader(readFileSync(file, 'utf8'), file);
+      const header = parseScoreHeader(readFirstLine(file), file);
       let scores = table.get(model);
       if (scores === undefined) table.set(model, (scores = new Map()));
       scores.set(category, header);
