@@ -24,8 +24,13 @@ const FORBIDDEN = new Set(['kill', 'exit', 'quit', 'remove', 'unlink', 'popen', 
  * holds a `.`, its second dot-separated segment. Returns it when the call must be refused.
  */
 export function forbiddenCallName(rewritten: string): string | undefined {
-  let head = rewritten.includes('(') ? rewritten.split('(')[0]! : rewritten;
-  if (head.includes('.')) head = head.split('.')[1]!;
+  const paren = rewritten.indexOf('(');
+  let head = paren === -1 ? rewritten : rewritten.slice(0, paren);
+  const dot = head.indexOf('.');
+  if (dot !== -1) {
+    const next = head.indexOf('.', dot + 1);
+    head = head.slice(dot + 1, next === -1 ? undefined : next);
+  }
   return FORBIDDEN.has(head) ? head : undefined;
 }
 
