@@ -80,8 +80,8 @@ export class MessageAPI extends SimulatedApi {
     this._random = new PyRandom(randomSeed(get('random_seed', DEFAULT_RANDOM_SEED)));
     this.generated_ids = get('generated_ids', new PySet());
     this.user_count = get('user_count', 4n);
-    this.user_map = this._scenarioDict(scenario, 'user_map', defaultUserMap());
-    this.inbox = this._scenarioList(scenario, 'inbox', defaultInbox());
+    this.user_map = this._scenarioDict(scenario, 'user_map', () => defaultUserMap());
+    this.inbox = this._scenarioList(scenario, 'inbox', () => defaultInbox());
     this.message_count = get('message_count', 3n);
     this.current_user = get('current_user', null);
   }

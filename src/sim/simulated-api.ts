@@ -1,5 +1,5 @@
 import { dictGetOr } from '../py/ops.js';
-import type { PyDict, PyValue } from '../py/value.js';
+import { PyTuple, type PyDict, type PyValue } from '../py/value.js';
 import { expectDict, expectList } from './scenario.js';
 
 /** Marks a parameter without a default value (a required Python parameter). */
@@ -50,14 +50,18 @@ export abstract class SimulatedApi {
   /** The reference's `_load_scenario(scenario, long_context)`. Stateless classes do nothing. */
   abstract _loadScenario(scenario: PyDict, longContext: boolean): void;
 
-  /** `scenario.get(key, fallback)` for a state value that the methods use as a dict. */
-  protected _scenarioDict(scenario: PyDict, key: string, fallback: PyDict): PyDict {
-    return expectDict(dictGetOr(scenario, key, fallback), `${this._className} scenario '${key}'`);
+  /**
+   * `scenario.get(key, fallback)` for a state value that the methods use as a dict. The default is
+   * built only when the scenario lacks the key (most scenarios set it; building defaults for every
+   * instance showed up in evaluation profiles).
+   */
+  protected _scenarioDict(scenario: PyDict, key: string, fallback: () => PyDict): PyDict {
+    return expectDict(scenarioValue(scenario, key, fallback), `${this._className} scenario '${key}'`);
   }
 
-  /** `scenario.get(key, fallback)` for a state value that the methods use as a list. */
-  protected _scenarioList(scenario: PyDict, key: string, fallback: PyValue[]): PyValue[] {
-    return expectList(dictGetOr(scenario, key, fallback), `${this._className} scenario '${key}'`);
+  /** `scenario.get(key, fallback)` for a state value that the methods use as a list (default built lazily). */
+  protected _scenarioList(scenario: PyDict, key: string, fallback: () => PyValue[]): PyValue[] {
+    return expectList(scenarioValue(scenario, key, fallback), `${this._className} scenario '${key}'`);
   }
 
   /** `vars(instance)` without private names, in assignment order. */
@@ -69,3 +73,12 @@ export abstract class SimulatedApi {
     return state;
   }
 }
+
+/** `scenario.get(key, fallback())`, calling `fallback` only when the key is missing. */
+function scenarioValue(scenario: PyDict, key: string, fallback: () => PyValue): PyValue {
+  const value = dictGetOr(scenario, key, MISSING);
+  return value === MISSING ? fallback() : value;
+}
+
+/** A marker no scenario can hold. */
+const MISSING: PyValue = new PyTuple([]);

@@ -45,7 +45,7 @@ export class TicketAPI extends SimulatedApi {
   }
 
   _loadScenario(scenario: PyDict, _longContext: boolean): void {
-    this.ticket_queue = this._scenarioList(scenario, 'ticket_queue', []);
+    this.ticket_queue = this._scenarioList(scenario, 'ticket_queue', () => []);
     this.ticket_counter = dictGetOr(scenario, 'ticket_counter', 1n);
     this.current_user = dictGetOr(scenario, 'current_user', null);
   }

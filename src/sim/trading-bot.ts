@@ -196,15 +196,15 @@ export class TradingBot extends SimulatedApi {
   _loadScenario(scenario: PyDict, longContext: boolean): void {
     const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);
     // BFCL parity: trading_bot.py::_load_scenario — digit-string order ids become int keys.
-    const orders = this._scenarioDict(scenario, 'orders', defaultOrders());
+    const orders = this._scenarioDict(scenario, 'orders', () => defaultOrders());
     this.orders = new Map([...orders].map(([k, v]) => [typeof k === 'string' && /^[0-9]+$/.test(k) ? BigInt(k) : k, v]));
-    this.account_info = this._scenarioDict(scenario, 'account_info', defaultAccountInfo());
+    this.account_info = this._scenarioDict(scenario, 'account_info', () => defaultAccountInfo());
     this.authenticated = get('authenticated', false);
     this.market_status = get('market_status', 'Closed');
     this.order_counter = get('order_counter', 12446n);
-    this.stocks = this._scenarioDict(scenario, 'stocks', defaultStocks());
-    this.watch_list = this._scenarioList(scenario, 'watch_list', ['NVDA']);
-    this.transaction_history = this._scenarioList(scenario, 'transaction_history', []);
+    this.stocks = this._scenarioDict(scenario, 'stocks', () => defaultStocks());
+    this.watch_list = this._scenarioList(scenario, 'watch_list', () => ['NVDA']);
+    this.transaction_history = this._scenarioList(scenario, 'transaction_history', () => []);
     this.long_context = longContext;
     this._random = new PyRandom(randomSeed(get('random_seed', DEFAULT_RANDOM_SEED)));
   }

@@ -220,8 +220,8 @@ export class TravelAPI extends SimulatedApi {
   _loadScenario(scenario: PyDict, longContext: boolean): void {
     const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);
     this._random = new PyRandom(randomSeed(get('random_seed', DEFAULT_RANDOM_SEED)));
-    this.credit_card_list = this._scenarioDict(scenario, 'credit_card_list', new Map());
-    this.booking_record = this._scenarioDict(scenario, 'booking_record', new Map());
+    this.credit_card_list = this._scenarioDict(scenario, 'credit_card_list', () => new Map());
+    this.booking_record = this._scenarioDict(scenario, 'booking_record', () => new Map());
     this.access_token = get('access_token', null);
     this.token_type = get('token_type', null);
     this.token_expires_in = get('token_expires_in', null);

@@ -83,12 +83,12 @@ export class TwitterAPI extends SimulatedApi {
     this.password = get('password', DEFAULT_PASSWORD);
     this.authenticated = get('authenticated', false);
     // Scenario JSON keys are strings; the reference converts the tweet ids (only those) to int.
-    const tweets = this._scenarioDict(scenario, 'tweets', new Map());
+    const tweets = this._scenarioDict(scenario, 'tweets', () => new Map());
     this.tweets = new Map();
     for (const [key, tweet] of tweets) dictSet(this.tweets, pyIntConvert(key), tweet);
-    this.comments = this._scenarioDict(scenario, 'comments', new Map());
-    this.retweets = this._scenarioDict(scenario, 'retweets', new Map());
-    this.following_list = this._scenarioList(scenario, 'following_list', defaultFollowingList());
+    this.comments = this._scenarioDict(scenario, 'comments', () => new Map());
+    this.retweets = this._scenarioDict(scenario, 'retweets', () => new Map());
+    this.following_list = this._scenarioList(scenario, 'following_list', () => defaultFollowingList());
     this.tweet_counter = get('tweet_counter', 0n);
   }
 

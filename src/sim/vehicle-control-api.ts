@@ -156,7 +156,7 @@ export class VehicleControlAPI extends SimulatedApi {
     this.fuelLevel = get('fuelLevel', DEFAULTS.fuelLevel);
     this.batteryVoltage = get('batteryVoltage', DEFAULTS.batteryVoltage);
     this.engine_state = get('engineState', DEFAULTS.engineState);
-    this.doorStatus = this._scenarioDict(scenario, 'doorStatus', defaultDoorStatus());
+    this.doorStatus = this._scenarioDict(scenario, 'doorStatus', () => defaultDoorStatus());
     // BFCL parity: vehicle_control.py::_load_scenario — the scenario's remainingUnlockedDoors is
     // ignored; it is recomputed as 4 minus the number of locked doors.
     const locked = [...this.doorStatus.values()].filter((status) => pyEquals(status, 'locked')).length;
