@@ -11,7 +11,6 @@ import { renderScoreTable } from '../report/score-table.js';
 import { assembleLeaderboardTable, loadScoreHeaders, type EvaluatedModel } from '../report/score-files.js';
 import type { Category } from '../spec/categories.js';
 import type { EvaluateOptions } from '../spec/options.js';
-import { summarizeTaxonomy, writeTaxonomySidecar } from '../evaluate/error-taxonomy.js';
 import { checkAccuracyGates, describeFailedGate, type AccuracyGate, type GateCheck } from '../inspect/accuracy-gates.js';
 import { buildEvaluateJsonSummary, type EvaluatedCategorySummary } from '../inspect/evaluate-summary.js';
 import type { CliIo } from './io.js';
@@ -83,14 +82,6 @@ function writeLeaderboard(
   return { overall: csvs.get('data_overall.csv') ?? '', models };
 }
 
-/** Write the error-taxonomy sidecar of every evaluated category (the score files stay as they are). */
-function writeTaxonomySidecars(summary: EvaluateRunSummary): EvaluatedCategorySummary[] {
-  return summary.evaluated.map((evaluated) => {
-    const taxonomy = summarizeTaxonomy(evaluated.evaluation.failures, evaluated.evaluation.total);
-    const taxonomyFile = writeTaxonomySidecar(evaluated.scoreFile, evaluated.model, evaluated.category, taxonomy);
-    return { evaluated, taxonomy, taxonomyFile };
-  });
-}
 
 function percent(correct: number, total: number): string {
   return total === 0 ? 'n/a' : `${((100 * correct) / total).toFixed(2)}%`;
@@ -127,7 +118,11 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
   for (const { model, category } of summary.missingResultFiles) {
     io.stderr(`${model} ${category}: no result file, skipped\n`);
   }
-  const taxonomies = writeTaxonomySidecars(summary);
+  const taxonomies: EvaluatedCategorySummary[] = summary.evaluated.map((evaluated) => ({
+    evaluated,
+    taxonomy: evaluated.taxonomy,
+    taxonomyFile: evaluated.taxonomyFile,
+  }));
   const datasetSize = datasetEntryCounter(dataset);
   const leaderboard = writeLeaderboard(summary, options.scoreDir, datasetSize);
 

@@ -10,6 +10,7 @@ import {
   type Category,
 } from '../spec/categories.js';
 import { evaluateCategory, type CategoryEvaluation } from './evaluate-category.js';
+import { summarizeTaxonomy, writeTaxonomySidecar, type CategoryTaxonomy } from './error-taxonomy.js';
 import { modelDecoder, type DecoderMode } from './model-decoder.js';
 import { readResultFile, type ResultFileContent } from './read-results.js';
 import type { ResultEntry } from './runners/category-input.js';
@@ -35,8 +36,14 @@ export interface EvaluateRunOptions {
   readonly partial: boolean;
   readonly resolveSettings: ModelSettingsResolver;
   /** Called after each category, for progress output. */
-  readonly onCategory?: (model: string, category: string, evaluation: CategoryEvaluation) => void;
+  readonly onCategory?: (model: string, category: string, evaluation: CategoryVerdicts) => void;
 }
+
+/**
+ * The verdicts of one category without the failure records themselves: those are in the score
+ * file, and summarised by the taxonomy. Plain data (it crosses worker threads).
+ */
+export type CategoryVerdicts = Omit<CategoryEvaluation, 'failures'>;
 
 /** What one model's run of one category produced. */
 export interface EvaluatedCategory {
@@ -44,7 +51,10 @@ export interface EvaluatedCategory {
   readonly category: Category;
   readonly resultFile: string;
   readonly scoreFile: string;
-  readonly evaluation: CategoryEvaluation;
+  readonly evaluation: CategoryVerdicts;
+  /** The failed entries by error class, also written beside the score file (`taxonomyFile`). */
+  readonly taxonomy: CategoryTaxonomy;
+  readonly taxonomyFile: string;
   /** Result lines that could not be read. */
   readonly malformedLines: number;
   /** Token counts and latencies of the result file, for the cost and latency columns. */
@@ -112,7 +122,7 @@ export function planEvaluation(options: EvaluateRunOptions): EvaluationPlan {
   return { jobs, models, missingResultFiles };
 }
 
-/** Evaluate one result file and write its score file. */
+/** Evaluate one result file and write its score file and error-taxonomy sidecar. */
 export function runEvaluationJob(
   job: EvaluationJob,
   dataset: BfclDataset,
@@ -134,12 +144,17 @@ export function runEvaluationJob(
   });
   const scoreFile = scoreFilePath(scoreDir, job.model, job.category);
   writeScoreFile(scoreFile, evaluation.header, evaluation.failures);
+  const taxonomy = summarizeTaxonomy(evaluation.failures, evaluation.total);
+  const taxonomyFile = writeTaxonomySidecar(scoreFile, job.model, job.category, taxonomy);
+  const { failures: _written, ...verdicts } = evaluation;
   return {
     model: job.model,
     category: job.category,
     resultFile: job.resultFile,
     scoreFile,
-    evaluation,
+    evaluation: verdicts,
+    taxonomy,
+    taxonomyFile,
     malformedLines: content.malformed.length,
     costLatency: collectCostLatency(content.entries.map((entry) => entry.line)),
   };

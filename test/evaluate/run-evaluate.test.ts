@@ -81,7 +81,7 @@ describe('runEvaluation', () => {
     });
     // (Multi-turn ground truth is covered by the oracle model's generate+evaluate tests.)
     for (const evaluated of summary.evaluated) {
-      expect(evaluated.evaluation.failures).toEqual([]);
+      expect(evaluated.taxonomy.entries).toEqual([]);
       expect(evaluated.evaluation.correct).toBe(evaluated.evaluation.total);
     }
     expect(scoreLines(scoreDir, 'gt-model', 'simple_python')[0]).toEqual(

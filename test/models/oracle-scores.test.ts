@@ -53,7 +53,7 @@ async function generateAndEvaluate(dataset: BfclDataset) {
     // The oracle answers like an FC model that writes `_` for `.` in function names.
     resolveSettings: () => ({ decoderMode: 'fc', underscoreToDot: true }),
   });
-  const scores = new Map(evaluation.evaluated.map((e) => [e.category, e.evaluation]));
+  const scores = new Map(evaluation.evaluated.map((e) => [e.category, { ...e.evaluation, failures: e.taxonomy.entries }]));
   return { summary, scores };
 }
 
@@ -76,7 +76,7 @@ describe('oracle generate + evaluate', () => {
       expect([...scores.keys()].sort()).toEqual(CATEGORIES);
       const failures: Record<string, string> = {};
       for (const evaluation of scores.values()) {
-        for (const failure of evaluation.failures) failures[failure.get('id') as string] = failure.get('error_type') as string;
+        for (const failure of evaluation.failures) failures[failure.id] = failure.errorType;
       }
       expect(failures).toEqual(UNREACHABLE_OFFICIAL_ENTRIES);
       for (const [category, evaluation] of scores) {
