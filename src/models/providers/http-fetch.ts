@@ -44,10 +44,14 @@ export async function httpFetch(input: FetchInput, init: FetchInit = {}): Promis
   return toResponse(answer);
 }
 
-/** The request body as bytes or text; undefined for bodies only the built-in fetch can send (streams, forms). */
-function plainBody(body: FetchInit['body']): string | Uint8Array | null | undefined {
+/**
+ * The request body as bytes; undefined for bodies only the built-in fetch can send (streams, forms).
+ * Text is encoded here once: its length and the socket write then need no further pass over it.
+ */
+function plainBody(body: FetchInit['body']): Uint8Array | null | undefined {
   if (body === undefined || body === null) return null;
-  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   return undefined;
 }
@@ -60,7 +64,7 @@ interface Answer {
   readonly body: Buffer;
 }
 
-function exchange(url: string, init: FetchInit, body: string | Uint8Array | null): Promise<Answer> {
+function exchange(url: string, init: FetchInit, body: Uint8Array | null): Promise<Answer> {
   const signal = init.signal ?? undefined;
   return new Promise<Answer>((resolve, reject) => {
     if (signal?.aborted === true) {
@@ -103,9 +107,10 @@ function exchange(url: string, init: FetchInit, body: string | Uint8Array | null
  * The SDK's headers plus the defaults undici adds when absent (so servers see the same request),
  * with the body's length.
  */
-function requestHeaders(headers: FetchInit['headers'], body: string | Uint8Array | null, https: boolean): OutgoingHttpHeaders {
+function requestHeaders(headers: FetchInit['headers'], body: Uint8Array | null, https: boolean): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
-  new Headers(headers).forEach((value, name) => {
+  // The SDK passes a `Headers`; read it as it is rather than copying it into another.
+  (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, name) => {
     out[name] = value;
   });
   out['accept'] ??= '*/*';
@@ -113,7 +118,7 @@ function requestHeaders(headers: FetchInit['headers'], body: string | Uint8Array
   out['sec-fetch-mode'] ??= 'cors';
   out['user-agent'] ??= 'node';
   out['accept-encoding'] ??= https ? 'br, gzip, deflate' : 'gzip, deflate';
-  if (body !== null) out['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  if (body !== null) out['content-length'] = body.byteLength;
   return out;
 }
 
