@@ -10,9 +10,9 @@ import type { PyDict, PyValue } from '../../py/value.js';
 import type { Conversation, ModelStep, QueryOptions } from '../../spec/model.js';
 import type { Message } from '../../spec/schemas.js';
 import type { ModelStyle } from '../tools/model-style.js';
-import { convertToTool } from '../tools/convert-to-tool.js';
+import { convertToToolCached } from '../tools/tool-cache.js';
 import { formatExecutionResultsPrompting, type AdapterSettings } from './provider-model.js';
-import { ResponseReader, chatMessage, freezeForWire, markAppendOnly, messageToPy } from './wire.js';
+import { ResponseReader, chatMessage, freezeListForWire, markAppendOnly, messageToPy } from './wire.js';
 
 export abstract class OpenAIConversation implements Conversation {
   /** The messages (or Responses input items) sent with every request. */
@@ -53,7 +53,8 @@ export abstract class OpenAIConversation implements Conversation {
   }
 
   setFunctions(functions: readonly PyValue[]): void {
-    this.tools = freezeForWire(convertToTool(functions, this.toolStyle));
+    // Every entry of a category sends the same few docs: each is compiled and encoded once.
+    this.tools = freezeListForWire(functions.flatMap((doc) => convertToToolCached(doc, this.toolStyle)));
   }
 
   /** The tools a request sends: FC mode only, and only when there are any. */

@@ -24,6 +24,16 @@ export function freezeForWire<T extends PyValue[] | PyDict>(value: T): T {
   return value;
 }
 
+/**
+ * Marks a new list of already frozen values as final: its JSON text is theirs joined, so a tool
+ * list assembled from cached tools costs no encoding at all.
+ */
+export function freezeListForWire<T extends PyValue>(items: T[]): T[] {
+  const parts = items.map((item) => (typeof item === 'object' && item !== null ? frozenJson.get(item) : undefined) ?? jsonDumps(item, WIRE_JSON));
+  frozenJson.set(items, `[${parts.join(',')}]`);
+  return items;
+}
+
 /** Encoded elements of arrays that only ever grow (a conversation history), by array. */
 const appendOnlyJson = new WeakMap<PyValue[], { elements: PyValue[]; parts: string[] }>();
 
