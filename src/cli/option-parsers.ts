@@ -111,6 +111,7 @@ export interface EvaluateFlags {
   dataDir?: string;
   decoder?: 'fc' | 'prompting';
   underscoreToDot?: boolean;
+  numThreads?: number;
 }
 
 /** Validated `EvaluateOptions` from the parsed flags. */
@@ -126,6 +127,7 @@ export function toEvaluateOptions(flags: EvaluateFlags, io: CliIo): EvaluateOpti
     partialEval: flags.partialEval ?? false,
     decoder: flags.decoder,
     ...(flags.underscoreToDot === undefined ? {} : { underscoreToDot: flags.underscoreToDot }),
+    ...(flags.numThreads === undefined ? {} : { numThreads: flags.numThreads }),
     dataDir: dataDirOf(flags.dataDir, io),
     projectRoot,
   };

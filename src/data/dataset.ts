@@ -77,7 +77,8 @@ export interface SelectedEntries {
 export class BfclDataset {
   private readonly lineFiles = new Map<string, readonly PyDict[]>();
   private readonly jsonFiles = new Map<string, PyValue>();
-  private readonly validate: boolean;
+  /** Whether files are checked against their schemas when first read. */
+  readonly validate: boolean;
 
   /** `dir` must be a dataset directory; see `openDataset` to resolve one from options. */
   constructor(

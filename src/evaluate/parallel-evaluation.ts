@@ -1,0 +1,140 @@
+/**
+ * `bfcl evaluate` on several threads: the result files of a run are spread over worker threads,
+ * each with its own dataset reader; this thread evaluates its share too. Categories are
+ * independent, so the score files are the same as a single-threaded run's; progress is reported
+ * in the plan's order whatever order the work finishes in.
+ */
+
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+import type { SimContext } from '../sim/simulated-api.js';
+import { getCategoryInfo } from '../spec/categories.js';
+import {
+  planEvaluation,
+  runEvaluationJob,
+  type EvaluateRunOptions,
+  type EvaluateRunSummary,
+  type EvaluatedCategory,
+  type EvaluationJob,
+} from './run-evaluate.js';
+
+export interface ParallelEvaluateOptions extends EvaluateRunOptions {
+  /** Threads to evaluate on, this one included; 1 evaluates everything here. */
+  readonly threads: number;
+  /**
+   * What starting a worker costs, in the bytes of work the balancing counts (default 1.5 MB, about
+   * what this thread evaluates while a worker loads): small runs stay in this thread.
+   */
+  readonly workerStartCost?: number;
+}
+
+/** A job as a worker receives it (the planner's pre-read file content stays in this thread). */
+export type WorkerJob = Omit<EvaluationJob, 'content'>;
+
+/** What a worker is given: its jobs (by plan index) and how to open the dataset. */
+export interface LaneTask {
+  readonly dataDir: string;
+  readonly validate: boolean;
+  readonly scoreDir: string;
+  readonly partial: boolean;
+  readonly jobs: readonly { readonly index: number; readonly job: WorkerJob }[];
+}
+
+/** A worker's report on one job; a failed job is run again here, so that its error surfaces as it would single-threaded. */
+export type LaneMessage = { readonly index: number; readonly result: EvaluatedCategory } | { readonly index: number; readonly failed: true };
+
+/** The worker script beside this module (the bundle names it `.mjs`); undefined when not built (tests on sources). */
+function workerScript(): URL | undefined {
+  const url = new URL(import.meta.url.endsWith('.mjs') ? './evaluate-worker.mjs' : './evaluate-worker.js', import.meta.url);
+  return existsSync(fileURLToPath(url)) ? url : undefined;
+}
+
+/** Rough cost of a job, to balance the lanes: the bytes of its result file and of its dataset file. */
+function jobCost(job: EvaluationJob, dataDir: string): number {
+  const size = (file: string): number => (existsSync(file) ? statSync(file).size : 0);
+  return size(job.resultFile) + size(join(dataDir, getCategoryInfo(job.category).dataFile));
+}
+
+/**
+ * Split job indices into `lanes` lanes, biggest jobs first onto the least loaded lane. Lane 0 is
+ * this thread, which starts at once; the workers first spend time loading the code.
+ */
+export function splitIntoLanes(costs: readonly number[], lanes: number, workerStartCost: number): number[][] {
+  const load = Array.from({ length: lanes }, (_, lane) => (lane === 0 ? 0 : workerStartCost));
+  const assigned: number[][] = Array.from({ length: lanes }, () => []);
+  const order = costs.map((cost, index) => ({ cost, index })).sort((a, b) => b.cost - a.cost || a.index - b.index);
+  for (const { cost, index } of order) {
+    const lane = load.indexOf(Math.min(...load));
+    assigned[lane]!.push(index);
+    load[lane]! += cost;
+  }
+  return assigned.map((indices) => indices.sort((a, b) => a - b));
+}
+
+const DEFAULT_WORKER_START_COST = 1_500_000;
+
+/** Run the evaluation with up to `threads` threads (see the module comment). */
+export async function runEvaluationInParallel(options: ParallelEvaluateOptions): Promise<EvaluateRunSummary> {
+  const plan = planEvaluation(options);
+  const context: SimContext = { longContext: options.dataset.longContext() };
+  const results: (EvaluatedCategory | undefined)[] = new Array(plan.jobs.length).fill(undefined);
+  let reported = 0;
+  const finish = (index: number, result: EvaluatedCategory): void => {
+    results[index] = result;
+    for (; reported < results.length && results[reported] !== undefined; reported++) {
+      const done = results[reported]!;
+      options.onCategory?.(done.model, done.category, done.evaluation);
+    }
+  };
+  const runHere = (index: number): void =>
+    finish(index, runEvaluationJob(plan.jobs[index]!, options.dataset, context, options.scoreDir, options.partial));
+
+  const script = workerScript();
+  const threads = Math.min(options.threads, plan.jobs.length);
+  const lanes =
+    script === undefined || threads <= 1
+      ? [plan.jobs.map((_, index) => index)]
+      : splitIntoLanes(
+          plan.jobs.map((job) => jobCost(job, options.dataset.dir)),
+          threads,
+          options.workerStartCost ?? DEFAULT_WORKER_START_COST,
+        );
+
+  const workers = lanes.slice(1).filter((lane) => lane.length > 0).map((lane) =>
+    runLane(script!, {
+      dataDir: options.dataset.dir,
+      validate: options.dataset.validate,
+      scoreDir: options.scoreDir,
+      partial: options.partial,
+      jobs: lane.map((index) => ({ index, job: withoutContent(plan.jobs[index]!) })),
+    }),
+  );
+  for (const index of lanes[0]!) runHere(index);
+  for (const lane of await Promise.all(workers)) {
+    for (const [index, result] of lane) finish(index, result);
+  }
+  // Jobs a worker could not finish run here: their error (a broken dataset file...) is thrown as usual.
+  for (let index = 0; index < results.length; index++) if (results[index] === undefined) runHere(index);
+  return { evaluated: results as EvaluatedCategory[], missingResultFiles: plan.missingResultFiles, models: plan.models };
+}
+
+function withoutContent(job: EvaluationJob): WorkerJob {
+  const { content: _content, ...rest } = job;
+  return rest;
+}
+
+/** Run one worker to its end; resolves with the jobs it finished (a crash just leaves the rest undone). */
+function runLane(script: URL, task: LaneTask): Promise<Map<number, EvaluatedCategory>> {
+  return new Promise((resolve) => {
+    const done = new Map<number, EvaluatedCategory>();
+    const worker = new Worker(script, { workerData: task });
+    worker.on('message', (message: LaneMessage) => {
+      if ('result' in message) done.set(message.index, message.result);
+    });
+    worker.on('error', () => undefined);
+    worker.on('exit', () => resolve(done));
+  });
+}

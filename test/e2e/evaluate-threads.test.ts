@@ -1,0 +1,138 @@
+/**
+ * Evaluation on several threads. Worker threads run only from the build (the worker is a built
+ * script), so these tests load the built modules and the built binary: the score folder and the
+ * report are the same as a single-threaded run's, and a broken dataset file fails the run with the
+ * same error.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { packageDataDir } from '../../src/data/data-dir.js';
+import { splitIntoLanes } from '../../src/evaluate/parallel-evaluation.js';
+import { ALL_CATEGORIES } from '../../src/spec/categories.js';
+import { PACKAGE_ROOT, ensureBuilt, runBuiltCli } from './built-cli.js';
+
+type Built = {
+  parallel: typeof import('../../src/evaluate/parallel-evaluation.js');
+  dataset: typeof import('../../src/data/dataset.js');
+};
+let built: Built;
+
+beforeAll(async () => {
+  ensureBuilt();
+  const load = (path: string) => import(pathToFileURL(join(PACKAGE_ROOT, 'dist', 'src', path)).href);
+  built = { parallel: await load('evaluate/parallel-evaluation.js'), dataset: await load('data/dataset.js') };
+}, 300_000);
+
+/** Every file under `dir` with its text, by relative path. */
+function folderTexts(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.set(relative(dir, path), readFileSync(path, 'utf8'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Oracle results of our data for some categories, in a fresh folder. */
+async function oracleResults(categories: string): Promise<string> {
+  const cwd = mkdtempSync(join(tmpdir(), 'bfcl-threads-'));
+  const generate = await runBuiltCli(['generate', '--model', 'oracle', '--test-category', categories], cwd);
+  expect(generate.code, generate.stderr).toBe(0);
+  return cwd;
+}
+
+const ORACLE = { decoderMode: 'fc', underscoreToDot: false } as const;
+
+describe('splitIntoLanes', () => {
+  it('puts the biggest jobs first on the least loaded lane, counting the workers start-up', () => {
+    expect(splitIntoLanes([5, 1, 4, 3], 2, 0)).toEqual([[0, 1], [2, 3]]);
+    expect(splitIntoLanes([5, 1, 4, 3], 2, 100)).toEqual([[0, 1, 2, 3], []]);
+    expect(splitIntoLanes([10, 10, 10], 3, 5)).toEqual([[0], [1], [2]]);
+  });
+});
+
+describe('runEvaluationInParallel (built)', () => {
+  it('writes the same score files, sidecars and progress as one thread', async () => {
+    const cwd = await oracleResults('single_turn,multi_turn');
+    const run = async (threads: number) => {
+      const progress: string[] = [];
+      const summary = await built.parallel.runEvaluationInParallel({
+        threads,
+        workerStartCost: 0,
+        resultDir: join(cwd, 'result'),
+        scoreDir: join(cwd, `score-${threads}`),
+        dataset: new built.dataset.BfclDataset(packageDataDir()),
+        categories: ALL_CATEGORIES,
+        partial: false,
+        resolveSettings: () => ORACLE,
+        onCategory: (model, category, evaluation) => progress.push(`${model} ${category} ${evaluation.correct}/${evaluation.total}`),
+      });
+      return { summary, progress, files: folderTexts(join(cwd, `score-${threads}`)) };
+    };
+    const one = await run(1);
+    const three = await run(3);
+    expect(three.progress).toEqual(one.progress);
+    expect(three.progress).toHaveLength(17);
+    expect(three.files).toEqual(one.files);
+    expect(three.summary.evaluated.map((e) => [e.category, e.taxonomy, e.costLatency])).toEqual(
+      one.summary.evaluated.map((e) => [e.category, e.taxonomy, e.costLatency]),
+    );
+  }, 120_000);
+
+  it('fails with the same dataset error as one thread when a worker meets a broken file', async () => {
+    const cwd = await oracleResults('simple_python,multiple,parallel,irrelevance');
+    const data = join(cwd, 'data');
+    cpSync(packageDataDir(), data, { recursive: true });
+    const broken = join(data, 'BFCL_v4_parallel.json');
+    writeFileSync(broken, readFileSync(broken, 'utf8').replace(/\n/, '\n{"id": "parallel_x", "question": \n'));
+    const errorOf = async (threads: number) => {
+      try {
+        await built.parallel.runEvaluationInParallel({
+          threads,
+          workerStartCost: 0,
+          resultDir: join(cwd, 'result'),
+          scoreDir: join(cwd, `score-${threads}`),
+          dataset: new built.dataset.BfclDataset(data),
+          categories: ALL_CATEGORIES,
+          partial: false,
+          resolveSettings: () => ORACLE,
+        });
+      } catch (error) {
+        return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      }
+      return 'no error';
+    };
+    const single = await errorOf(1);
+    expect(single).toMatch(/^DatasetError: .*BFCL_v4_parallel\.json:2: .*invalid JSON/);
+    expect(await errorOf(4)).toBe(single);
+  }, 120_000);
+});
+
+const dataDir = process.env['BFCL_DATA_DIR'];
+const conformanceDir = dataDir === undefined ? '' : resolve(process.env['BFCL_CONFORMANCE_DIR'] ?? join(dirname(resolve(dataDir)), 'conformance'));
+
+describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('bfcl evaluate --num-threads on the real run', () => {
+  it('writes the same score folder (failures, taxonomy sidecars, CSVs) and report as one thread', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'bfcl-threads-real-'));
+    const common = ['evaluate', '--model', 'openai/gpt-oss-20b', '--result-dir', join(conformanceDir, 'real-run', 'result'), '--data-dir', resolve(dataDir!)];
+    const one = await runBuiltCli([...common, '--score-dir', 'one', '--num-threads', '1'], cwd);
+    const two = await runBuiltCli([...common, '--score-dir', 'two', '--num-threads', '2'], cwd);
+    expect(one.code, one.stderr).toBe(0);
+    expect(two.code, two.stderr).toBe(0);
+    // The closing line holds the elapsed time and the folder.
+    const report = (stderr: string): string => stderr.replace(/Evaluated \d+ result files in .*\n/, '');
+    expect(report(two.stderr)).toBe(report(one.stderr));
+    const texts = folderTexts(join(cwd, 'two'));
+    expect(texts.size).toBeGreaterThan(30);
+    expect(texts).toEqual(folderTexts(join(cwd, 'one')));
+  }, 120_000);
+});
