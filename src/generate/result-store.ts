@@ -130,6 +130,8 @@ export function resultLineText(line: PyDict, ensureAscii = true): string {
 /** Writes finished entries of one model into its result files. */
 export class ResultWriter {
   private readonly createdDirs = new Set<string>();
+  /** Ids written by this writer, per file (their lines are known to be `resultLineText` output). */
+  private readonly writtenIds = new Map<string, Set<string>>();
   /** Update mode: file → id → line text, kept sorted on every write. */
   private readonly merged = new Map<string, Map<string, string>>();
 
@@ -148,6 +150,7 @@ export class ResultWriter {
     const file = resultFileOfId(this.modelDir, id);
     this.ensureDir(dirname(file));
     const text = resultLineText(line);
+    this.idsWrittenTo(file).add(id);
     if (!this.updateMode) {
       appendFileSync(file, `${text}\n`);
       return file;
@@ -158,6 +161,16 @@ export class ResultWriter {
     ids.sort((a, b) => compareSortKeys(a.sortKey, b.sortKey));
     writeFileAtomic(file, ids.map(({ key }) => `${entries.get(key)!}\n`).join(''));
     return file;
+  }
+
+  /** The ids this writer wrote to `file` (empty when none). */
+  idsWrittenTo(file: string): Set<string> {
+    let ids = this.writtenIds.get(file);
+    if (ids === undefined) {
+      ids = new Set();
+      this.writtenIds.set(file, ids);
+    }
+    return ids;
   }
 
   /** BFCL parity: base_handler.py::write (update mode) — existing entries are re-dumped as ASCII JSON. */
@@ -204,7 +217,7 @@ export function findResultFiles(dir: string): string[] {
  * (`ensure_ascii=False`) only when the order changed. Returns whether the file was rewritten.
  * Throws when a line cannot be read or an id has no sort key (the reference fails there too).
  */
-export function sortResultFile(file: string): boolean {
+export function sortResultFile(file: string, ownIds: ReadonlySet<string> = new Set()): boolean {
   const lines = readFileSync(file, 'utf8')
     .split('\n')
     .filter((text) => text.trim() !== '');
@@ -213,9 +226,33 @@ export function sortResultFile(file: string): boolean {
   const order = ids.map((id, index) => ({ index, key: sortKey(id) }));
   order.sort((a, b) => compareSortKeys(a.key, b.key) || a.index - b.index);
   if (order.every((item, i) => item.index === i)) return false;
-  const text = order.map(({ index }) => `${resultLineText(parseJsonLossless(lines[index]!) as PyDict, false)}\n`).join('');
+  const text = order.map(({ index }) => `${unicodeLineText(lines[index]!, ownIds.has(ids[index]!))}\n`).join('');
   writeFileAtomic(file, text);
   return true;
+}
+
+/**
+ * A line as `json.dumps(json.loads(line), ensure_ascii=False)`. Lines this run wrote are already
+ * `json.dumps` output, so only their non-ASCII escapes change: they are turned into characters
+ * directly (parsing and re-dumping a large multi-turn line costs far more). Other lines (written by
+ * earlier runs or other tools) are re-dumped.
+ */
+function unicodeLineText(line: string, ownLine: boolean): string {
+  if (!ownLine) return resultLineText(parseJsonLossless(line) as PyDict, false);
+  return line.includes('\\u') ? line.replace(JSON_ESCAPE, unescapeNonAscii) : line;
+}
+
+/** One escape of a JSON string (`\uXXXX` or `\` plus one character), so `\\u` is never mistaken for `\u`. */
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|.)/g;
+
+/**
+ * `ensure_ascii=True` escapes everything outside space..`~`; `ensure_ascii=False` only control
+ * characters below U+0020 (and `"`, `\\`), so escapes from U+007F (DEL) up become characters.
+ */
+function unescapeNonAscii(escape: string, hex: string | undefined): string {
+  if (hex === undefined) return escape;
+  const code = Number.parseInt(hex, 16);
+  return code >= 0x7f ? String.fromCharCode(code) : escape;
 }
 
 /** `{"id": "<plain id>", ...` as every result line starts. */

@@ -140,7 +140,7 @@ export async function generateForModel(model: Model, options: GenerationOptions)
   const sortedFiles: string[] = [];
   for (const file of findResultFiles(modelDir)) {
     try {
-      if (sortResultFile(file)) sortedFiles.push(file);
+      if (sortResultFile(file, writer.idsWrittenTo(file))) sortedFiles.push(file);
     } catch (error) {
       options.progress.write(`Warning: could not sort ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
     }

@@ -55,6 +55,26 @@ describe('sorting at the end', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"id": "simple_python_2", "result": "café"}\n{"id": "simple_python_10", "result": 1.0}\n');
   });
 
+  it('turns the escapes of lines the run wrote into characters exactly as parsing and re-dumping would', () => {
+    const values: PyValue[] = [
+      'caf\u00e9 \u4e2d\u6587 \ud83d\ude00 lone \ud83d end',
+      'control \u0001\u001f \u0080 \u2028 tab\t quote" backslash-u \\u00e9 \\\u00e9 del \u007f',
+      new Map<string, PyValue>([['k\u00fc', [1.0, -0.0, 12345678901234567890n, null, true]]]),
+    ];
+    const dir = tmp();
+    const writer = new ResultWriter(dir, false);
+    const ids = ['simple_python_10', 'simple_python_9', 'simple_python_2'];
+    const file = writer.write(new Map<string, PyValue>([['id', ids[0]!], ['result', values[0]!]]));
+    writer.write(new Map<string, PyValue>([['id', ids[1]!], ['result', values[1]!]]));
+    writer.write(new Map<string, PyValue>([['id', ids[2]!], ['result', values[2]!]]));
+    const copy = join(dir, 'BFCL_v4_simple_python_result.json');
+    writeFileSync(copy, readFileSync(file));
+    expect(sortResultFile(file, writer.idsWrittenTo(file))).toBe(true);
+    expect(sortResultFile(copy)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe(readFileSync(copy, 'utf8'));
+    expect(readFileSync(file, 'utf8')).toContain('caf\u00e9 \u4e2d\u6587 \ud83d\ude00');
+  });
+
   it('reads format-sensitivity ids from the line start too', () => {
     const file = join(tmp(), 'BFCL_v4_format_sensitivity_result.json');
     const id = (k: number): string => `format_sensitivity_${k}:ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&prompt_fmt=plaintext&style=classic:simple_python_0`;
