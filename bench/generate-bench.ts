@@ -6,8 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,25 +43,61 @@ const TEXT_REPLY = JSON.stringify({
   usage: { prompt_tokens: 100, completion_tokens: 2, total_tokens: 102 },
 });
 
+/** The complete HTTP response for a reply body (fixed length, connection kept open). */
+function httpResponse(body: string): Buffer {
+  const bytes = Buffer.from(body, 'utf8');
+  const head = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\nconnection: keep-alive\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), bytes]);
+}
+
+const TOOL_CALL_RESPONSE = httpResponse(TOOL_CALL_REPLY);
+const TEXT_RESPONSE = httpResponse(TEXT_REPLY);
+const LENGTH_REQUIRED = Buffer.from('HTTP/1.1 411 Length Required\r\ncontent-length: 0\r\nconnection: close\r\n\r\n', 'latin1');
+const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
+const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)/i;
+
+/**
+ * The reply to one request body: the last message decides, a tool result gets text (ending the
+ * turn), anything else a call. The markers are searched in the raw bytes, without decoding.
+ */
+function replyTo(body: Buffer): Buffer {
+  return body.lastIndexOf('"role":"tool"') > body.lastIndexOf('"role":"user"') ? TEXT_RESPONSE : TOOL_CALL_RESPONSE;
+}
+
+/**
+ * Serves one keep-alive connection: requests with a `content-length` body (as our client and
+ * undici send them), answered in order after `delayMs`. A minimal HTTP/1.1 responder rather than
+ * `node:http`: the server shares the machine's two cores with the harness it measures, and
+ * `node:http` cost it about twice the CPU per request.
+ */
+function serveConnection(socket: Socket, delayMs: number): void {
+  socket.setNoDelay(true);
+  socket.on('error', () => socket.destroy());
+  let pending: Buffer = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    for (;;) {
+      const headerEnd = pending.indexOf(HEADER_END);
+      if (headerEnd === -1) return;
+      const length = CONTENT_LENGTH.exec(pending.toString('latin1', 0, headerEnd));
+      if (length === null) {
+        socket.end(LENGTH_REQUIRED);
+        return;
+      }
+      const bodyStart = headerEnd + HEADER_END.length;
+      const bodyEnd = bodyStart + Number(length[1]);
+      if (pending.length < bodyEnd) return;
+      const response = replyTo(pending.subarray(bodyStart, bodyEnd));
+      pending = pending.subarray(bodyEnd);
+      if (delayMs > 0) setTimeout(() => socket.write(response), delayMs);
+      else socket.write(response);
+    }
+  });
+}
+
 /** A server that answers chat completions after `delayMs` and prints its port; runs in its own process. */
 async function serveMock(delayMs: number): Promise<Server> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      // The last message decides: a tool result gets text (ending the turn), anything else a call.
-      const body = Buffer.concat(chunks).toString('utf8');
-      const lastRole = body.lastIndexOf('"role":"tool"') > body.lastIndexOf('"role":"user"') ? 'tool' : 'user';
-      const reply = lastRole === 'tool' ? TEXT_REPLY : TOOL_CALL_REPLY;
-      const send = (): void => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(reply);
-      };
-      if (delayMs > 0) setTimeout(send, delayMs);
-      else send();
-    });
-  });
-  server.keepAliveTimeout = 5_000;
+  const server = createServer((socket) => serveConnection(socket, delayMs));
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`${port}\n`);
