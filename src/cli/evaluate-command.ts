@@ -2,8 +2,6 @@ import { datasetEntryCounter } from '../data/dataset-size.js';
 import { openDataset } from '../data/dataset.js';
 import type { DecoderMode } from '../evaluate/model-decoder.js';
 import { warnOnDatasetDrift } from '../evaluate/manifest-check.js';
-import { availableParallelism } from 'node:os';
-
 import { runEvaluationInParallel } from '../evaluate/parallel-evaluation.js';
 import { type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
 import type { ResultEntry } from '../evaluate/runners/category-input.js';
@@ -90,18 +88,15 @@ function percent(correct: number, total: number): string {
   return total === 0 ? 'n/a' : `${((100 * correct) / total).toFixed(2)}%`;
 }
 
-/** Evaluation threads when `--num-threads` is not given: one per CPU, at most 4. */
-function defaultEvaluateThreads(): number {
-  return Math.min(availableParallelism(), 4);
-}
-
 /** `bfcl evaluate`: score files per category, the leaderboard CSVs, and a terminal summary. */
 export async function runEvaluateCommand(options: EvaluateOptions & EvaluateReportOptions, io: CliIo): Promise<number> {
   const started = performance.now();
   const dataset = openDataset(options.dataDir);
   warnOnDatasetDrift({ resultDir: options.resultDir, models: options.models, categories: options.testCategories, dataset, warn: io.stderr });
   const summary = await runEvaluationInParallel({
-    threads: options.numThreads ?? defaultEvaluateThreads(),
+    // One thread unless asked: each worker compiles the code again, which cost more than it saved
+    // on the 2-CPU machines we measured (bench: evaluate-real-run-cli).
+    threads: options.numThreads ?? 1,
     resultDir: options.resultDir,
     scoreDir: options.scoreDir,
     dataset,

@@ -52,15 +52,30 @@ function workerScript(): URL | undefined {
   return existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
-/** Rough cost of a job, to balance the lanes: the bytes of its result file and of its dataset file. */
-function jobCost(job: EvaluationJob, dataDir: string): number {
-  const size = (file: string): number => (existsSync(file) ? statSync(file).size : 0);
-  return size(job.resultFile) + size(join(dataDir, getCategoryInfo(job.category).dataFile));
+const fileSize = (file: string): number => (existsSync(file) ? statSync(file).size : 0);
+
+/**
+ * The jobs grouped by category with a rough cost each, for balancing the lanes: all models of a
+ * category go to one lane, which reads that category's dataset files once; the cost is the bytes
+ * of the category's dataset file and of its result files.
+ */
+export function groupByCategory(jobs: readonly EvaluationJob[], dataDir: string): { jobs: number[]; cost: number }[] {
+  const groups = new Map<string, { jobs: number[]; cost: number }>();
+  jobs.forEach((job, index) => {
+    let group = groups.get(job.category);
+    if (group === undefined) {
+      group = { jobs: [], cost: fileSize(join(dataDir, getCategoryInfo(job.category).dataFile)) };
+      groups.set(job.category, group);
+    }
+    group.jobs.push(index);
+    group.cost += fileSize(job.resultFile);
+  });
+  return [...groups.values()];
 }
 
 /**
- * Split job indices into `lanes` lanes, biggest jobs first onto the least loaded lane. Lane 0 is
- * this thread, which starts at once; the workers first spend time loading the code.
+ * Split work items into `lanes` lanes, biggest first onto the least loaded lane. Lane 0 is this
+ * thread, which starts at once; the workers first spend time loading the code.
  */
 export function splitIntoLanes(costs: readonly number[], lanes: number, workerStartCost: number): number[][] {
   const load = Array.from({ length: lanes }, (_, lane) => (lane === 0 ? 0 : workerStartCost));
@@ -93,15 +108,16 @@ export async function runEvaluationInParallel(options: ParallelEvaluateOptions):
     finish(index, runEvaluationJob(plan.jobs[index]!, options.dataset, context, options.scoreDir, options.partial));
 
   const script = workerScript();
-  const threads = Math.min(options.threads, plan.jobs.length);
+  const groups = groupByCategory(plan.jobs, options.dataset.dir);
+  const threads = Math.min(options.threads, groups.length);
   const lanes =
     script === undefined || threads <= 1
       ? [plan.jobs.map((_, index) => index)]
       : splitIntoLanes(
-          plan.jobs.map((job) => jobCost(job, options.dataset.dir)),
+          groups.map((group) => group.cost),
           threads,
           options.workerStartCost ?? DEFAULT_WORKER_START_COST,
-        );
+        ).map((lane) => lane.flatMap((group) => groups[group]!.jobs).sort((a, b) => a - b));
 
   const workers = lanes.slice(1).filter((lane) => lane.length > 0).map((lane) =>
     runLane(script!, {

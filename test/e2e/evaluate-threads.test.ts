@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { packageDataDir } from '../../src/data/data-dir.js';
-import { splitIntoLanes } from '../../src/evaluate/parallel-evaluation.js';
+import { groupByCategory, splitIntoLanes } from '../../src/evaluate/parallel-evaluation.js';
 import { ALL_CATEGORIES } from '../../src/spec/categories.js';
 import { PACKAGE_ROOT, ensureBuilt, runBuiltCli } from './built-cli.js';
 
@@ -57,6 +57,20 @@ describe('splitIntoLanes', () => {
     expect(splitIntoLanes([5, 1, 4, 3], 2, 0)).toEqual([[0, 1], [2, 3]]);
     expect(splitIntoLanes([5, 1, 4, 3], 2, 100)).toEqual([[0, 1, 2, 3], []]);
     expect(splitIntoLanes([10, 10, 10], 3, 5)).toEqual([[0], [1], [2]]);
+  });
+});
+
+describe('groupByCategory', () => {
+  it('keeps all models of a category in one group (its dataset is read once per lane)', () => {
+    const job = (model: string, category: 'simple_python' | 'parallel') => ({
+      model,
+      category,
+      resultFile: '/nonexistent',
+      settings: ORACLE,
+    });
+    const groups = groupByCategory([job('a', 'simple_python'), job('a', 'parallel'), job('b', 'simple_python')], packageDataDir());
+    expect(groups.map((g) => g.jobs)).toEqual([[0, 2], [1]]);
+    expect(groups[0]!.cost).toBeGreaterThan(0); // the dataset file's size
   });
 });
 
