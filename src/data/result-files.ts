@@ -27,7 +27,8 @@ export function listResultFiles(resultDir: string): ResultFileInfo[] {
   const found: ResultFileInfo[] = [];
   for (const model of sortedEntries(resultDir)) {
     const modelDir = join(resultDir, model.name);
-    if (!model.isDirectory()) continue;
+    // BFCL parity: eval_runner — `Path.is_dir()` follows a symlinked model directory.
+    if (!model.isDirectory() && !(model.isSymbolicLink() && isDirectory(modelDir))) continue;
     for (const file of walkFiles(modelDir)) {
       const name = basename(file);
       if (!RESULT_FILE.test(name)) continue;
@@ -53,12 +54,21 @@ function sortedEntries(dir: string) {
   return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/** Files below `dir`; like Python 3.12's `rglob`, symlinked files count but symlinked folders are not entered. */
 function* walkFiles(dir: string): Generator<string> {
   for (const entry of sortedEntries(dir)) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) yield* walkFiles(path);
-    else if (entry.isFile()) yield path;
+    else if (entry.isFile() || (entry.isSymbolicLink() && isFile(path))) yield path;
   }
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
 function countEntries(file: string): number {

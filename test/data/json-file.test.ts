@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -106,6 +106,24 @@ describe('listResultFiles', () => {
       ['model-b', 'simple_python', 2, join('non_live', 'BFCL_v4_simple_python_result.json')],
     ]);
     expect(listResultFiles(join(root, 'missing'))).toEqual([]);
+  });
+
+  it('follows a symlinked model directory and symlinked result files, but not symlinked sub-folders (as Python 3.12 rglob)', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'bfcl-results-elsewhere-'));
+    mkdirSync(join(elsewhere, 'model-x', 'non_live'), { recursive: true });
+    writeFileSync(join(elsewhere, 'model-x', 'non_live', 'BFCL_v4_simple_python_result.json'), '{"id": 1}\n');
+    mkdirSync(join(elsewhere, 'live'), { recursive: true });
+    writeFileSync(join(elsewhere, 'live', 'BFCL_v4_live_simple_result.json'), '{"id": 1}\n');
+    writeFileSync(join(elsewhere, 'BFCL_v4_parallel_result.json'), '{"id": 1}\n');
+    const root = mkdtempSync(join(tmpdir(), 'bfcl-results-links-'));
+    symlinkSync(join(elsewhere, 'model-x'), join(root, 'model-x'));
+    mkdirSync(join(root, 'model-y'));
+    symlinkSync(join(elsewhere, 'BFCL_v4_parallel_result.json'), join(root, 'model-y', 'BFCL_v4_parallel_result.json'));
+    symlinkSync(join(elsewhere, 'live'), join(root, 'model-y', 'live'));
+    expect(listResultFiles(root).map((f) => [f.model, f.category])).toEqual([
+      ['model-x', 'simple_python'],
+      ['model-y', 'parallel'],
+    ]);
   });
 });
 
