@@ -80,6 +80,9 @@ const NOT_SHAREABLE = Symbol('not shareable');
 class ItemSharing {
   private readonly items = new Map<string, PyValue>();
   private readonly deferred;
+  /** Where the current line's item list starts and ends in its text. */
+  private listStart = -1;
+  private listEnd = -1;
 
   constructor(private readonly spec: SharedItems) {
     this.deferred = { keys: new Set([spec.key]), read: (reader: JsonReader) => this.readItems(reader) };
@@ -88,6 +91,7 @@ class ItemSharing {
   /** The line's value, or undefined when the line must be read the plain way. */
   readLine(text: string): PyDict | undefined {
     let value: PyValue;
+    this.listStart = -1;
     try {
       value = parseJsonLossless(text, { deferred: this.deferred });
     } catch {
@@ -96,22 +100,24 @@ class ItemSharing {
     if (!(value instanceof Map)) return undefined;
     const lineSchema = this.spec.lineSchema;
     if (lineSchema !== undefined) {
-      // The items were checked one by one; check the rest of the line (small) on its plain view.
-      const rest = new Map(value);
-      if (rest.has(this.spec.key)) rest.set(this.spec.key, []);
-      if (!compiled(lineSchema).safeParse(toPlain(rest)).success) return undefined;
+      // The items were checked one by one; check the rest of the line (small) on its plain view,
+      // parsed natively from the text with an empty list in place of the items.
+      const rest = this.listStart === -1 ? text : `${text.slice(0, this.listStart)}[]${text.slice(this.listEnd)}`;
+      if (!compiled(lineSchema).safeParse(JSON.parse(rest)).success) return undefined;
     }
     return value;
   }
 
   private readItems(reader: JsonReader): PyValue[] {
     const text = reader.text;
-    if (text.charCodeAt(reader.i) !== 0x5b) throw NOT_SHAREABLE;
+    if (text.charCodeAt(reader.i) !== 0x5b || this.listStart !== -1) throw NOT_SHAREABLE;
+    this.listStart = reader.i;
     reader.i++;
     const items: PyValue[] = [];
     reader.skipWs();
     if (text.charCodeAt(reader.i) === 0x5d) {
       reader.i++;
+      this.listEnd = reader.i;
       return items;
     }
     for (;;) {
@@ -123,7 +129,10 @@ class ItemSharing {
       reader.skipWs();
       const c = text.charCodeAt(reader.i);
       reader.i++;
-      if (c === 0x5d) return items;
+      if (c === 0x5d) {
+        this.listEnd = reader.i;
+        return items;
+      }
       if (c !== 0x2c) throw NOT_SHAREABLE;
     }
   }
