@@ -323,7 +323,28 @@ export class JsonReader {
         this.i++;
       }
     }
+    if (ch >= 0x30 && ch <= 0x39) {
+      const int = this.smallInt();
+      if (int !== undefined) return int;
+    }
     return scalarValue(this.scanScalar());
+  }
+
+  /**
+   * A plain non-negative int of up to 15 digits at the cursor (the usual number in BFCL files),
+   * read without a regex; undefined (cursor unmoved) for anything else.
+   */
+  private smallInt(): bigint | undefined {
+    const text = this.text;
+    const start = this.i;
+    let i = start;
+    let value = 0;
+    for (let c = text.charCodeAt(i); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++i)) value = value * 10 + (c - 0x30);
+    const next = text.charCodeAt(i);
+    const digits = i - start;
+    if (digits > 15 || next === 0x2e || next === 0x65 || next === 0x45 || (digits > 1 && text.charCodeAt(start) === 0x30)) return undefined;
+    this.i = i;
+    return BigInt(value);
   }
 
   /** An object; the values of `deferredKeys` are kept as `readDeferred`'s results instead of parsed. */

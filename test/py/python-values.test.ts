@@ -78,6 +78,13 @@ describe('json', () => {
     );
     expect(() => parseJsonLossless('[1 2]')).toThrow("Expecting ',' delimiter: line 1 column 4 (char 3)");
   });
+  it('reads ints of every size exactly and rejects leading zeros as json.loads does', () => {
+    expect(parseJsonLossless('[0, 7, 123456789012345, 1234567890123456, 98765432109876543210, -0, -12, 5e0, 0.0]')).toEqual([
+      0n, 7n, 123456789012345n, 1234567890123456n, 98765432109876543210n, 0n, -12n, 5, 0,
+    ]);
+    expect(() => parseJsonLossless('[01]')).toThrow("Expecting ',' delimiter: line 1 column 3 (char 2)");
+    expect(() => parseJsonLossless('[00]')).toThrow("Expecting ',' delimiter: line 1 column 3 (char 2)");
+  });
 });
 
 describe('numeric builtins', () => {
