@@ -182,9 +182,9 @@ function openAIPost(endpoint: OpenAIEndpoint, options: CreateModelOptions): RawP
       fetch: options.fetch ?? httpFetch,
     });
   });
-  return async (path, bodyText, { timeoutMs, signal }) =>
+  return async (path, body, { timeoutMs, signal }) =>
     (await client())
-      .post(path, { body: bodyText, headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 })
+      .post(path, { body: sdkBody(body, options), headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 })
       .asResponse();
 }
 
@@ -199,10 +199,19 @@ function anthropicPost(config: ModelConfig, env: Environment, options: CreateMod
       fetch: options.fetch ?? httpFetch,
     });
   });
-  return async (path, bodyText, { timeoutMs, signal }) =>
+  return async (path, body, { timeoutMs, signal }) =>
     (await client())
-      .post(path, { body: bodyText, headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 })
+      .post(path, { body: sdkBody(body, options), headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 })
       .asResponse();
+}
+
+/**
+ * The body as the SDK is given it: our UTF-8 bytes as they are for our own fetch (the SDKs pass
+ * byte bodies through untouched); as text for an injected fetch, which tests and the conformance
+ * check read as a string.
+ */
+function sdkBody(body: Buffer, options: CreateModelOptions): Buffer | string {
+  return options.fetch === undefined ? body : body.toString('utf8');
 }
 
 /**

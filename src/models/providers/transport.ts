@@ -21,10 +21,10 @@ export interface OutgoingRequest {
   readonly timeoutMs: number;
 }
 
-/** One POST through an SDK client; resolves with the raw HTTP response (non-2xx statuses reject). */
+/** One POST of a UTF-8 JSON body through an SDK client; resolves with the raw HTTP response (non-2xx statuses reject). */
 export type RawPost = (
   path: string,
-  bodyText: string,
+  body: Buffer,
   options: { readonly timeoutMs: number; readonly signal: AbortSignal | undefined },
 ) => Promise<Response>;
 
@@ -62,9 +62,11 @@ export class ProviderTransport {
    * that of the attempt that succeeded.
    */
   async post(path: string, body: PyDict, timeoutMs: number, query: QueryOptions = {}): Promise<ProviderAnswer> {
-    const bodyText = encodeBody(body);
+    const bodyBytes = encodeBody(body);
     const label = `${this.provider} POST ${path}`;
-    this.settings.onRequest?.({ provider: this.provider, path, bodyText, timeoutMs });
+    if (this.settings.onRequest !== undefined) {
+      this.settings.onRequest({ provider: this.provider, path, bodyText: bodyBytes.toString('utf8'), timeoutMs });
+    }
     const combined = combineSignals(this.settings.signal, query.signal);
     const signal = combined.signal;
     const onFailure = (failure: AttemptFailure): void => {
@@ -74,7 +76,7 @@ export class ProviderTransport {
       }
     };
     try {
-      return await this.postWithRetry(path, bodyText, timeoutMs, label, signal, onFailure);
+      return await this.postWithRetry(path, bodyBytes, timeoutMs, label, signal, onFailure);
     } finally {
       combined.dispose();
     }
@@ -82,7 +84,7 @@ export class ProviderTransport {
 
   private async postWithRetry(
     path: string,
-    bodyText: string,
+    body: Buffer,
     timeoutMs: number,
     label: string,
     signal: AbortSignal | undefined,
@@ -91,7 +93,7 @@ export class ProviderTransport {
     const { text, latency } = await withRetry(
       async () => {
         const started = performance.now();
-        const response = await this.rawPost(path, bodyText, { timeoutMs, signal });
+        const response = await this.rawPost(path, body, { timeoutMs, signal });
         const responseText = await response.text();
         return { text: responseText, latency: (performance.now() - started) / 1000 };
       },

@@ -12,30 +12,44 @@ import { ProviderError } from '../../util/errors.js';
 
 const WIRE_JSON = { ensureAscii: false, separators: [',', ':'] as [string, string] };
 
-/** JSON texts of values that will not change again (compiled tools), keyed by the value itself. */
-const frozenJson = new WeakMap<object, string>();
+/**
+ * Request bodies are built as UTF-8 bytes from cached pieces: the tools and every history message
+ * are encoded once, and a request only copies bytes (the body of a long conversation is ~20 KB,
+ * and re-encoding it per request was a large share of a step's cost).
+ */
+const utf8 = (text: string): Buffer => Buffer.from(text, 'utf8');
+const OPEN_BRACE = utf8('{');
+const CLOSE_BRACE = utf8('}');
+const OPEN_BRACKET = utf8('[');
+const CLOSE_BRACKET = utf8(']');
+const COMMA = utf8(',');
+const COLON = utf8(':');
+
+/** UTF-8 JSON of values that will not change again (compiled tools), keyed by the value itself. */
+const frozenJson = new WeakMap<object, Buffer>();
 
 /**
- * Marks `value` as final: its JSON text is computed once and reused by every request that sends it
+ * Marks `value` as final: its JSON is encoded once and reused by every request that sends it
  * (the tool list goes out unchanged with every step of an entry). Changing it afterwards is a bug.
  */
 export function freezeForWire<T extends PyValue[] | PyDict>(value: T): T {
-  frozenJson.set(value, jsonDumps(value, WIRE_JSON));
+  frozenJson.set(value, utf8(jsonDumps(value, WIRE_JSON)));
   return value;
 }
 
 /**
- * Marks a new list of already frozen values as final: its JSON text is theirs joined, so a tool
- * list assembled from cached tools costs no encoding at all.
+ * Marks a new list of already frozen values as final: its JSON is theirs joined, so a tool list
+ * assembled from cached tools costs no encoding at all.
  */
 export function freezeListForWire<T extends PyValue>(items: T[]): T[] {
-  const parts = items.map((item) => (typeof item === 'object' && item !== null ? frozenJson.get(item) : undefined) ?? jsonDumps(item, WIRE_JSON));
-  frozenJson.set(items, `[${parts.join(',')}]`);
+  const pieces: Buffer[] = [];
+  pushList(items.map(encodeValue), pieces);
+  frozenJson.set(items, Buffer.concat(pieces));
   return items;
 }
 
 /** Encoded elements of arrays that only ever grow (a conversation history), by array. */
-const appendOnlyJson = new WeakMap<PyValue[], { elements: PyValue[]; parts: string[] }>();
+const appendOnlyJson = new WeakMap<PyValue[], { elements: PyValue[]; parts: Buffer[] }>();
 
 /**
  * Marks a history array whose elements are never changed once pushed: each element is encoded
@@ -47,31 +61,54 @@ export function markAppendOnly<T extends PyValue[]>(array: T): T {
   return array;
 }
 
-function encodeValue(value: PyValue): string {
-  if (typeof value !== 'object' || value === null) return jsonDumps(value, WIRE_JSON);
-  const frozen = frozenJson.get(value);
-  if (frozen !== undefined) return frozen;
+/** `[a,b,...]` of encoded elements, as pieces. */
+function pushList(parts: readonly Buffer[], pieces: Buffer[]): void {
+  pieces.push(OPEN_BRACKET);
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) pieces.push(COMMA);
+    pieces.push(parts[i]!);
+  }
+  pieces.push(CLOSE_BRACKET);
+}
+
+function encodeValue(value: PyValue): Buffer {
+  if (typeof value !== 'object' || value === null) return utf8(jsonDumps(value, WIRE_JSON));
+  return frozenJson.get(value) ?? utf8(jsonDumps(value, WIRE_JSON));
+}
+
+/** Pushes the pieces of `value`'s JSON: cached ones as they are, an append-only history element by element. */
+function pushValue(value: PyValue, pieces: Buffer[]): void {
   const memo = Array.isArray(value) ? appendOnlyJson.get(value) : undefined;
-  if (memo === undefined || !Array.isArray(value)) return jsonDumps(value, WIRE_JSON);
+  if (memo === undefined || !Array.isArray(value)) {
+    pieces.push(encodeValue(value));
+    return;
+  }
   for (let i = 0; i < value.length; i++) {
     if (memo.elements[i] !== value[i]) {
       memo.elements[i] = value[i]!;
-      memo.parts[i] = jsonDumps(value[i]!, WIRE_JSON);
+      memo.parts[i] = encodeValue(value[i]!);
     }
   }
   memo.elements.length = value.length;
   memo.parts.length = value.length;
-  return `[${memo.parts.join(',')}]`;
+  pushList(memo.parts, pieces);
 }
 
 /**
- * A request body as JSON text: key order as built, Python float forms (`1.0`), exact big integers,
- * compact separators and raw UTF-8, as the reference's HTTP client (httpx) writes it.
+ * A request body as UTF-8 JSON: key order as built, Python float forms (`1.0`), exact big
+ * integers, compact separators and raw UTF-8, as the reference's HTTP client (httpx) writes it.
  */
-export function encodeBody(body: PyDict): string {
-  const fields: string[] = [];
-  for (const [key, value] of body) fields.push(`${jsonDumps(key, WIRE_JSON)}:${encodeValue(value)}`);
-  return `{${fields.join(',')}}`;
+export function encodeBody(body: PyDict): Buffer {
+  const pieces: Buffer[] = [OPEN_BRACE];
+  let first = true;
+  for (const [key, value] of body) {
+    if (!first) pieces.push(COMMA);
+    first = false;
+    pieces.push(utf8(jsonDumps(key, WIRE_JSON)), COLON);
+    pushValue(value, pieces);
+  }
+  pieces.push(CLOSE_BRACE);
+  return Buffer.concat(pieces);
 }
 
 /** A response body (JSON text) as a Python dict; a body that is not a JSON object is a provider error. */
