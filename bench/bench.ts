@@ -101,6 +101,18 @@ const SCENARIOS: Record<string, Scenario> = {
       mkdtempSync(join(tmpdir(), 'bfcl-bench-cli-')),
     ],
   },
+  'evaluate-synthetic-cli': {
+    label: 'bfcl evaluate (the bundled binary) on both synthetic runs, long_context included: process wall time',
+    cli: () => [
+      'evaluate',
+      '--result-dir',
+      join(conformanceDir(), 'synthetic', 'result'),
+      '--data-dir',
+      resolve(dataDir!),
+      '--score-dir',
+      mkdtempSync(join(tmpdir(), 'bfcl-bench-cli-')),
+    ],
+  },
   'generate-instant': {
     label: 'generate all 800 official multi-turn entries against a local server answering instantly (16 threads)',
     run: () => generate(0, 16),
