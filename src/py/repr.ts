@@ -4,6 +4,10 @@ import { PyObject, PySet, PyTuple, type PyKey, type PyValue } from './value.js';
 const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 const NEEDS_ESCAPE = /[\\\n\r\t\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 
+// The same prices and balances are printed again and again as simulated state is dumped each call.
+const FLOAT_REPR_CACHE_SIZE = 50_000;
+const floatReprCache = new Map<number, string>();
+
 /** Python `repr(x)` of a float: shortest round-trip digits, `.0` for integral values, `1e-05` style exponents. */
 export function floatRepr(x: number): string {
   if (Number.isNaN(x)) return 'nan';
@@ -11,9 +15,14 @@ export function floatRepr(x: number): string {
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
   const abs = Math.abs(x);
   if (abs >= 1e-4 && abs < 1e16) {
-    // Both languages print shortest round-trip digits in fixed notation here; Python adds ".0".
-    const text = String(x);
-    return Number.isInteger(x) ? text + '.0' : text;
+    let text = floatReprCache.get(x);
+    if (text === undefined) {
+      // Both languages print shortest round-trip digits in fixed notation here; Python adds ".0".
+      text = Number.isInteger(x) ? String(x) + '.0' : String(x);
+      if (floatReprCache.size >= FLOAT_REPR_CACHE_SIZE) floatReprCache.clear();
+      floatReprCache.set(x, text);
+    }
+    return text;
   }
   const [mantissa, expText] = x.toExponential().split('e') as [string, string];
   const exp = Number(expText);
