@@ -159,13 +159,69 @@ async function decodeContent(body: Buffer, encoding: string | undefined): Promis
 }
 
 function toResponse(answer: Answer): Response {
-  // Socket and zlib buffers are backed by plain ArrayBuffers (never shared ones).
-  const body = NULL_BODY_STATUSES.has(answer.status) ? null : (answer.body as Uint8Array<ArrayBuffer>);
+  const init: ResponseInit = { status: answer.status, statusText: answer.statusText, headers: answer.headers };
   try {
-    return new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+    // Socket and zlib buffers are backed by plain ArrayBuffers (never shared ones).
+    return NULL_BODY_STATUSES.has(answer.status) ? new Response(null, init) : new BufferedResponse(answer.body as Buffer<ArrayBuffer>, init);
   } catch (error) {
     // e.g. a status outside 200–599, which fetch cannot represent either.
     throw new TypeError('fetch failed', { cause: error });
+  }
+}
+
+/**
+ * A `Response` whose body is already in memory. `text()`, `json()` and `arrayBuffer()` read the
+ * bytes directly: an ordinary `Response` wraps them in a web stream (and reads them back through
+ * it), which cost more than the rest of the exchange. Whatever needs the stream (`body`, `blob()`,
+ * `formData()`) gets an ordinary `Response` of the same bytes, built on first use.
+ */
+class BufferedResponse extends Response {
+  readonly #bytes: Buffer<ArrayBuffer>;
+  readonly #init: ResponseInit;
+  #ordinary: Response | undefined;
+  #used = false;
+
+  constructor(bytes: Buffer<ArrayBuffer>, init: ResponseInit) {
+    super(null, init);
+    this.#bytes = bytes;
+    this.#init = init;
+    Object.defineProperties(this, {
+      body: { get: () => this.#stream().body },
+      bodyUsed: { get: () => this.#used || (this.#ordinary?.bodyUsed ?? false) },
+    });
+  }
+
+  override readonly text = async (): Promise<string> =>
+    this.#ordinary === undefined ? this.#take().toString('utf8') : this.#ordinary.text();
+
+  override readonly json = async (): Promise<unknown> => JSON.parse(await this.text()) as unknown;
+
+  override readonly arrayBuffer = async (): Promise<ArrayBuffer> => {
+    if (this.#ordinary !== undefined) return this.#ordinary.arrayBuffer();
+    const bytes = this.#take();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  };
+
+  override readonly blob = (): Promise<Blob> => this.#stream().blob();
+
+  override readonly formData = (): Promise<FormData> => this.#stream().formData();
+
+  override readonly clone = (): Response => {
+    if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
+    return new BufferedResponse(this.#bytes, this.#init);
+  };
+
+  /** The bytes, once: a body can be read only once. */
+  #take(): Buffer<ArrayBuffer> {
+    if (this.#used) throw new TypeError('Body is unusable: Body has already been read');
+    this.#used = true;
+    return this.#bytes;
+  }
+
+  /** The ordinary `Response` behind the stream-based members (empty once the bytes were read). */
+  #stream(): Response {
+    this.#ordinary ??= new Response(this.#used ? null : this.#bytes, this.#init);
+    return this.#ordinary;
   }
 }
 

@@ -83,6 +83,24 @@ describe('httpFetch', () => {
     });
   });
 
+  it('answers with a Response that reads like an ordinary one (once, as text, JSON, bytes or stream)', async () => {
+    const post = (): Promise<Response> => httpFetch(`${base}/echo`, { method: 'POST', body: '{}' });
+    const expected = '{"ok":true,"text":"é"}';
+    const first = await post();
+    expect(first.bodyUsed).toBe(false);
+    const copy = first.clone();
+    expect(await first.text()).toBe(expected);
+    expect(first.bodyUsed).toBe(true);
+    await expect(first.text()).rejects.toThrow(TypeError);
+    expect(() => first.clone()).toThrow(TypeError);
+    expect(await copy.json()).toEqual({ ok: true, text: 'é' });
+    expect(new TextDecoder().decode(await (await post()).arrayBuffer())).toBe(expected);
+    expect(await new Response((await post()).body).text()).toBe(expected);
+    const viaBlob = await post();
+    expect(await (await viaBlob.blob()).text()).toBe(expected);
+    expect(viaBlob.bodyUsed).toBe(true);
+  });
+
   it('decodes a gzip answer', async () => {
     expect(await (await httpFetch(`${base}/gzip`, { method: 'POST', body: '{}' })).text()).toBe('{"zipped":1}');
   });
