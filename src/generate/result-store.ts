@@ -7,7 +7,7 @@
  * At the end of a run the files are re-sorted by id, and rewritten only when the order changed.
  */
 
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { jsonDumps, makeJsonSerializable, parseJsonLossless } from '../py/json.js';
@@ -130,6 +130,8 @@ export function resultLineText(line: PyDict, ensureAscii = true): string {
 /** Writes finished entries of one model into its result files. */
 export class ResultWriter {
   private readonly createdDirs = new Set<string>();
+  /** Result files kept open for appending (normal mode), until `close()`. */
+  private readonly appendFds = new Map<string, number>();
   /** Ids written by this writer, per file (their lines are known to be `resultLineText` output). */
   private readonly writtenIds = new Map<string, Set<string>>();
   /** Update mode: file → id → line text, kept sorted on every write. */
@@ -152,7 +154,7 @@ export class ResultWriter {
     const text = resultLineText(line);
     this.idsWrittenTo(file).add(id);
     if (!this.updateMode) {
-      appendFileSync(file, `${text}\n`);
+      writeAll(this.appendFd(file), Buffer.from(`${text}\n`, 'utf8'));
       return file;
     }
     const entries = this.mergedEntries(file);
@@ -161,6 +163,25 @@ export class ResultWriter {
     ids.sort((a, b) => compareSortKeys(a.sortKey, b.sortKey));
     writeFileAtomic(file, ids.map(({ key }) => `${entries.get(key)!}\n`).join(''));
     return file;
+  }
+
+  /**
+   * Closes the files kept open for appending. Call it before the files are rewritten (the final
+   * sort replaces them); a later `write` opens them again.
+   */
+  close(): void {
+    for (const fd of this.appendFds.values()) closeSync(fd);
+    this.appendFds.clear();
+  }
+
+  /** An append descriptor of `file`, opened once: opening and closing it per entry cost more than the write. */
+  private appendFd(file: string): number {
+    let fd = this.appendFds.get(file);
+    if (fd === undefined) {
+      fd = openSync(file, 'a');
+      this.appendFds.set(file, fd);
+    }
+    return fd;
   }
 
   /** The ids this writer wrote to `file` (empty when none). */
@@ -263,6 +284,11 @@ function idOfLine(text: string, file: string): string {
   const id = entry instanceof Map ? entry.get('id') : undefined;
   if (typeof id !== 'string') throw new Error(`a line without an "id" in ${file}`);
   return id;
+}
+
+/** Writes every byte (a single write may be partial). */
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
 }
 
 /** Write through a temporary file and a rename, so a crash never leaves a half-written file. */

@@ -118,22 +118,26 @@ export async function generateForModel(model: Model, options: GenerationOptions)
   let written = 0;
   let errors = 0;
 
-  await runScheduled(
-    pending,
-    options.numThreads ?? model.defaultNumThreads ?? 1,
-    async (entry) => {
-      const outcome = await inferEntry(model, entry, loopOptions);
-      if (outcome.kind === 'interrupted') return;
-      writer.write(outcome.line);
-      written++;
-      if (outcome.kind === 'error') {
-        errors++;
-        progress.message(`Error during inference of ${entry.id} (written as an error; the next run retries it): ${outcome.message}`);
-      }
-      progress.tick(outcome.kind === 'error');
-    },
-    options.signal,
-  );
+  try {
+    await runScheduled(
+      pending,
+      options.numThreads ?? model.defaultNumThreads ?? 1,
+      async (entry) => {
+        const outcome = await inferEntry(model, entry, loopOptions);
+        if (outcome.kind === 'interrupted') return;
+        writer.write(outcome.line);
+        written++;
+        if (outcome.kind === 'error') {
+          errors++;
+          progress.message(`Error during inference of ${entry.id} (written as an error; the next run retries it): ${outcome.message}`);
+        }
+        progress.tick(outcome.kind === 'error');
+      },
+      options.signal,
+    );
+  } finally {
+    writer.close();
+  }
   progress.finish();
 
   // BFCL parity: _llm_response_generation.py::main — files are re-sorted after a model's run.

@@ -112,6 +112,20 @@ describe('existing results', () => {
   });
 });
 
+describe('ResultWriter in normal mode', () => {
+  it('appends each line at once (visible before close), and appends again after close', () => {
+    const writer = new ResultWriter(tmp(), false);
+    const file = writer.write(new Map<string, PyValue>([['id', 'simple_python_1'], ['result', 'caf\u00e9']]));
+    writer.write(new Map<string, PyValue>([['id', 'simple_python_0'], ['result', 'b']]));
+    expect(readFileSync(file, 'utf8')).toBe('{"id": "simple_python_1", "result": "caf\\u00e9"}\n{"id": "simple_python_0", "result": "b"}\n');
+    writer.close();
+    writer.write(new Map<string, PyValue>([['id', 'simple_python_2'], ['result', 'c']]));
+    writer.close();
+    expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(4);
+    expect([...writer.idsWrittenTo(file)]).toEqual(['simple_python_1', 'simple_python_0', 'simple_python_2']);
+  });
+});
+
 describe('ResultWriter in update mode', () => {
   it('merges by id and keeps the file sorted, re-dumping existing lines as ASCII JSON', () => {
     const dir = tmp();
