@@ -185,31 +185,57 @@ class BufferedResponse extends Response {
     super(null, init);
     this.#bytes = bytes;
     this.#init = init;
-    Object.defineProperties(this, {
-      body: { get: () => this.#stream().body },
-      bodyUsed: { get: () => this.#used || (this.#ordinary?.bodyUsed ?? false) },
-    });
   }
 
-  override readonly text = async (): Promise<string> =>
-    this.#ordinary === undefined ? this.#take().toString('utf8') : this.#ordinary.text();
-
-  override readonly json = async (): Promise<unknown> => JSON.parse(await this.text()) as unknown;
-
-  override readonly arrayBuffer = async (): Promise<ArrayBuffer> => {
-    if (this.#ordinary !== undefined) return this.#ordinary.arrayBuffer();
-    const bytes = this.#take();
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  };
-
-  override readonly blob = (): Promise<Blob> => this.#stream().blob();
-
-  override readonly formData = (): Promise<FormData> => this.#stream().formData();
-
-  override readonly clone = (): Response => {
-    if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
-    return new BufferedResponse(this.#bytes, this.#init);
-  };
+  static {
+    // Response declares its body members as properties, so TypeScript cannot override them as
+    // methods; they are replaced on the prototype instead (once, not per response).
+    Object.defineProperties(BufferedResponse.prototype, {
+      body: {
+        get(this: BufferedResponse): ReadableStream | null {
+          return this.#stream().body;
+        },
+      },
+      bodyUsed: {
+        get(this: BufferedResponse): boolean {
+          return this.#used || (this.#ordinary?.bodyUsed ?? false);
+        },
+      },
+      text: {
+        async value(this: BufferedResponse): Promise<string> {
+          return this.#ordinary === undefined ? this.#take().toString('utf8') : this.#ordinary.text();
+        },
+      },
+      json: {
+        async value(this: BufferedResponse): Promise<unknown> {
+          return JSON.parse(await this.text()) as unknown;
+        },
+      },
+      arrayBuffer: {
+        async value(this: BufferedResponse): Promise<ArrayBuffer> {
+          if (this.#ordinary !== undefined) return this.#ordinary.arrayBuffer();
+          const bytes = this.#take();
+          return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+        },
+      },
+      blob: {
+        value(this: BufferedResponse): Promise<Blob> {
+          return this.#stream().blob();
+        },
+      },
+      formData: {
+        value(this: BufferedResponse): Promise<FormData> {
+          return this.#stream().formData();
+        },
+      },
+      clone: {
+        value(this: BufferedResponse): Response {
+          if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
+          return new BufferedResponse(this.#bytes, this.#init);
+        },
+      },
+    });
+  }
 
   /** The bytes, once: a body can be read only once. */
   #take(): Buffer<ArrayBuffer> {
