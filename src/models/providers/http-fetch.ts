@@ -13,6 +13,7 @@
 
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { brotliDecompress, unzip } from 'node:zlib';
 import { promisify } from 'node:util';
 
@@ -27,6 +28,20 @@ const HTTPS_AGENT = new HttpsAgent({ keepAlive: true });
 /** Statuses whose response has no body (a `Response` with one would throw). */
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** `http.request` options of the URLs seen (the SDK posts to a handful), so each is parsed once. */
+const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
+const MAX_TARGETS = 256;
+
+function targetOf(url: string): ReturnType<typeof urlToHttpOptions> {
+  let target = targets.get(url);
+  if (target === undefined) {
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    target = urlToHttpOptions(new URL(url));
+    targets.set(url, target);
+  }
+  return target;
+}
 
 const unzipAsync = promisify(unzip);
 const brotliAsync = promisify(brotliDecompress);
@@ -73,7 +88,8 @@ function exchange(url: string, init: FetchInit, body: Uint8Array | null): Promis
     }
     const https = url.charCodeAt(4) === 115 || url.charCodeAt(4) === 83; // "https:" (either case)
     const send = https ? httpsRequest : httpRequest;
-    const request = send(url, {
+    const request = send({
+      ...targetOf(url),
       method: (init.method ?? 'GET').toUpperCase(),
       headers: requestHeaders(init.headers, body, https),
       agent: https ? HTTPS_AGENT : HTTP_AGENT,
