@@ -141,17 +141,18 @@ export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
         out += '{}';
         return;
       }
-      let entries: Iterable<[PyKey, PyValue]> = x as PyDict;
-      if (sortKeys) entries = [...(x as PyDict)].sort(([a], [b]) => compareKeys(a, b));
       out += '{';
       let first = true;
-      for (const [k, val] of entries) {
+      const item = (val: PyValue, k: PyKey): void => {
         if (!first) out += itemSep;
         first = false;
         newline(level + 1);
         out += jsonKey(k, ensureAscii) + keySep;
         encode(val, level + 1);
-      }
+      };
+      // forEach, not for-of: no [key, value] array per entry (most dumps run in cold code).
+      if (sortKeys) for (const [k, val] of [...(x as PyDict)].sort(([a], [b]) => compareKeys(a, b))) item(val, k);
+      else (x as PyDict).forEach(item);
       newline(level);
       out += '}';
       return;

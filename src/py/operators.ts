@@ -142,7 +142,8 @@ export function pyDeepCopy<T extends PyValue>(v: T): T {
   if (Array.isArray(v)) return (v as PyValue[]).map((x) => pyDeepCopy(x)) as T;
   if (v instanceof Map) {
     const copy: PyDict = new Map();
-    for (const [k, val] of v as PyDict) copy.set(k, pyDeepCopy(val));
+    // forEach, not for-of: no [key, value] array per entry in cold code.
+    (v as PyDict).forEach((val, k) => copy.set(k, pyDeepCopy(val)));
     return copy as T;
   }
   if (v instanceof PyTuple) return new PyTuple(v.items.map((x) => pyDeepCopy(x))) as T;

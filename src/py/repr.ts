@@ -82,7 +82,7 @@ export function pyRepr(v: PyValue): string {
   if (Array.isArray(v)) return '[' + v.map(pyRepr).join(', ') + ']';
   if (v instanceof Map) {
     const parts: string[] = [];
-    for (const [k, val] of v) parts.push(`${keyRepr(k)}: ${pyRepr(val)}`);
+    v.forEach((val, k) => parts.push(`${keyRepr(k)}: ${pyRepr(val)}`));
     return '{' + parts.join(', ') + '}';
   }
   if (v instanceof PyTuple) {

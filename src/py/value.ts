@@ -209,11 +209,14 @@ export function pyEquals(a: PyValue, b: PyValue): boolean {
   }
   if (a instanceof Map) {
     if (!(b instanceof Map) || a.size !== b.size) return false;
-    for (const [k, v] of a) {
+    // forEach, not for-of: no [key, value] array per entry in cold code.
+    let equal = true;
+    a.forEach((v, k) => {
+      if (!equal) return;
       const other = dictGet(b, k);
-      if (other === undefined || !pyEquals(v, other)) return false;
-    }
-    return true;
+      if (other === undefined || !pyEquals(v, other)) equal = false;
+    });
+    return equal;
   }
   if (a instanceof PySet) {
     if (!(b instanceof PySet) || a.items.size !== b.items.size) return false;
