@@ -37,33 +37,50 @@ export function addLanguageSpecificHint(entry: TestEntry): TestEntry {
   return toTestEntry(raw);
 }
 
+/**
+ * Hinted docs by source doc, per hint: entries share their docs (multi-turn class docs, repeated
+ * single-turn docs), so each doc is hinted once and the entries share the result (read-only, like
+ * every loaded value), which also lets the tool cache recognise them by identity.
+ */
+const hintedDocs = new Map<string, WeakMap<object, PyDict>>();
+
 /** New docs with the hint of `category` applied (Java / JavaScript parameters rewritten to strings). */
 export function addHintToFunctionDocs(docs: readonly PyValue[], category: string, entryId: string): PyValue[] {
   const hint = languageHintFor(category);
-  const language = isJava(category) ? 'Java' : isJs(category) ? 'JavaScript' : undefined;
+  let cache = hintedDocs.get(hint);
+  if (cache === undefined) hintedDocs.set(hint, (cache = new WeakMap()));
   return docs.map((doc, docIndex) => {
-    const copy: PyDict = new Map(doc as PyDict);
     const where = { entryId, path: ['function', docIndex] };
-    copy.set('description', `${stringField(copy, 'description', where)}${hint}`);
-    if (language !== undefined) {
-      const parameters = new Map(copy.get('parameters') as PyDict);
-      const properties = parameters.get('properties') as PyDict;
-      const rewritten: PyDict = new Map();
-      for (const [name, param] of properties) {
-        const paramWhere = { entryId, path: ['function', docIndex, 'parameters', 'properties', String(name)] };
-        rewritten.set(name, rewriteParameter(param as PyDict, language, paramWhere));
-      }
-      parameters.set('properties', rewritten);
-      copy.set('parameters', parameters);
+    if (typeof doc !== 'object' || doc === null) return hintDoc(doc, category, where);
+    let hinted = cache.get(doc);
+    if (hinted === undefined) {
+      hinted = hintDoc(doc, category, where);
+      cache.set(doc, hinted);
     }
-    return copy;
+    return hinted;
   });
 }
 
-/**
- * BFCL parity: utils.py::_func_doc_language_specific_pre_processing — Java/JavaScript parameters
- * become strings whose description tells the model the original type.
- */
+/** One doc with the hint applied (a new dict sharing the unchanged parts). */
+function hintDoc(doc: PyValue, category: string, where: DatasetLocation): PyDict {
+  const hint = languageHintFor(category);
+  const language = isJava(category) ? 'Java' : isJs(category) ? 'JavaScript' : undefined;
+  const copy: PyDict = new Map(doc as PyDict);
+  copy.set('description', `${stringField(copy, 'description', where)}${hint}`);
+  if (language !== undefined) {
+    const parameters = new Map(copy.get('parameters') as PyDict);
+    const properties = parameters.get('properties') as PyDict;
+    const rewritten: PyDict = new Map();
+    for (const [name, param] of properties) {
+      const paramWhere = { ...where, path: [...(where.path ?? []), 'parameters', 'properties', String(name)] };
+      rewritten.set(name, rewriteParameter(param as PyDict, language, paramWhere));
+    }
+    parameters.set('properties', rewritten);
+    copy.set('parameters', parameters);
+  }
+  return copy;
+}
+
 function rewriteParameter(param: PyDict, language: 'Java' | 'JavaScript', where: DatasetLocation): PyDict {
   const value: PyDict = new Map(param);
   const type = value.get('type') as string;

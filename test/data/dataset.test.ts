@@ -85,6 +85,17 @@ describe('single-turn entries', () => {
     expect(get(once.functionDocs[0], 'description')).toBe(`Area of a square.${PYTHON_HINT}`);
   });
 
+  it('hints each shared doc once: entries that share a doc share its hinted copy, the source stays as loaded', () => {
+    const ds = openDataset(); // our data/: multi-turn entries of several categories use the same class
+    const entries = (['multi_turn_base', 'multi_turn_miss_param'] as const).flatMap((c) => ds.loadTestEntries(c));
+    const [first, second] = entries.filter((e) => e.involvedClasses?.[0] === entries[0]!.involvedClasses?.[0]);
+    expect(second!.id).not.toBe(first!.id);
+    const plain = ds.loadTestEntries('multi_turn_base', { includeLanguageHint: false })[0]!;
+    expect(first!.functionDocs[0]).toBe(second!.functionDocs[0]);
+    expect(get(first!.functionDocs[0], 'description')).toBe(`${String(get(plain.functionDocs[0], 'description'))}${PYTHON_HINT}`);
+    expect(get(plain.functionDocs[0], 'description')).not.toContain(PYTHON_HINT);
+  });
+
   it('falls back to v3 file names and renames v3 ids', () => {
     const ds = dataset();
     expect(ds.loadTestEntries('simple_python').map((e) => e.id)).toEqual(['simple_python_0', 'simple_python_1']);
