@@ -39,6 +39,8 @@ interface Scenario {
   readonly run?: () => ScenarioResult | Promise<ScenarioResult>;
   /** Arguments of the bundled `bfcl` binary; the figure is the wall time of that process. */
   readonly cli?: () => string[];
+  /** Untimed work done once before the runs (e.g. making the results to evaluate). */
+  readonly prepare?: () => void;
   readonly repeats?: number;
 }
 
@@ -113,6 +115,22 @@ const SCENARIOS: Record<string, Scenario> = {
       mkdtempSync(join(tmpdir(), 'bfcl-bench-cli-')),
     ],
   },
+  'evaluate-oracle-cli': {
+    label:
+      'bfcl evaluate (the bundled binary) on ground-truth results of all 17 single- and multi-turn categories of the official data (long_context included): process wall time',
+    prepare: () => prepareOracleResults(),
+    cli: () => [
+      'evaluate',
+      '--model',
+      'oracle',
+      '--result-dir',
+      join(oracleRunDir(), 'result'),
+      '--data-dir',
+      resolve(dataDir!),
+      '--score-dir',
+      mkdtempSync(join(tmpdir(), 'bfcl-bench-cli-')),
+    ],
+  },
   'generate-instant': {
     label: 'generate all 800 official multi-turn entries against a local server answering instantly (16 threads)',
     run: () => generate(0, 16),
@@ -171,6 +189,20 @@ function median(values: number[]): number {
 
 const BUNDLED_CLI = fileURLToPath(new URL('../bin/bfcl.mjs', import.meta.url));
 
+/** Where the oracle's results for the official data are made (once per bench run). */
+const oracleRunDir = (): string => join(tmpdir(), 'bfcl-bench-oracle');
+
+/** The ground truth turned into results (`bfcl generate --model oracle`) for every single- and multi-turn entry. */
+function prepareOracleResults(): void {
+  rmSync(oracleRunDir(), { recursive: true, force: true });
+  const args = ['generate', '--model', 'oracle', '--test-category', 'single_turn,multi_turn', '--data-dir', resolve(dataDir!)];
+  const run = spawnSync(process.execPath, [BUNDLED_CLI, ...args, '--result-dir', join(oracleRunDir(), 'result'), '--num-threads', '8'], {
+    encoding: 'utf8',
+    env: process.env,
+  });
+  if (run.status !== 0) throw new Error(`bfcl generate --model oracle failed (${run.status}): ${run.stderr}`);
+}
+
 /** Run the bundled binary; entries are the totals it prints per category (`(correct/total)`). */
 function runCliChild(args: string[]): ScenarioResult & { rssMb: number; wallMs: number; cpuMs: number } {
   const started = performance.now();
@@ -210,6 +242,7 @@ if (scenarioFlag !== -1) {
   const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   for (const [name, scenario] of Object.entries(SCENARIOS)) {
     if (only.length > 0 && !only.includes(name)) continue;
+    scenario.prepare?.();
     const runs = Array.from({ length: scenario.repeats ?? repeats }, () => runChild(name));
     const ms = median(runs.map((r) => r.ms));
     const wall = median(runs.map((r) => r.wallMs));
