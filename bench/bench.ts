@@ -91,45 +91,17 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'evaluate-real-run-cli': {
     label: 'bfcl evaluate (the bundled binary) on the real run: process wall time, start-up, score files and CSVs included',
-    cli: () => [
-      'evaluate',
-      '--model',
-      'openai/gpt-oss-20b',
-      '--result-dir',
-      join(conformanceDir(), 'real-run', 'result'),
-      '--data-dir',
-      resolve(dataDir!),
-      '--score-dir',
-      mkdtempSync(join(tmpdir(), 'bfcl-bench-cli-')),
-    ],
+    cli: () => evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b'),
   },
   'evaluate-synthetic-cli': {
     label: 'bfcl evaluate (the bundled binary) on both synthetic runs, long_context included: process wall time',
-    cli: () => [
-      'evaluate',
-      '--result-dir',
-      join(conformanceDir(), 'synthetic', 'result'),
-      '--data-dir',
-      resolve(dataDir!),
-      '--score-dir',
-      mkdtempSync(join(tmpdir(), 'bfcl-bench-cli-')),
-    ],
+    cli: () => evaluateCliArgs(join(conformanceDir(), 'synthetic', 'result')),
   },
   'evaluate-oracle-cli': {
     label:
       'bfcl evaluate (the bundled binary) on ground-truth results of all 17 single- and multi-turn categories of the official data (long_context included): process wall time',
     prepare: () => prepareOracleResults(),
-    cli: () => [
-      'evaluate',
-      '--model',
-      'oracle',
-      '--result-dir',
-      join(oracleRunDir(), 'result'),
-      '--data-dir',
-      resolve(dataDir!),
-      '--score-dir',
-      mkdtempSync(join(tmpdir(), 'bfcl-bench-cli-')),
-    ],
+    cli: () => evaluateCliArgs(join(oracleRunDir(), 'result'), 'oracle'),
   },
   'generate-instant': {
     label: 'generate all 800 official multi-turn entries against a local server answering instantly (16 threads)',
@@ -188,6 +160,12 @@ function median(values: number[]): number {
 }
 
 const BUNDLED_CLI = fileURLToPath(new URL('../bin/bfcl.mjs', import.meta.url));
+
+/** `bfcl evaluate` of `resultDir` (one model, or all) on the official data, into a fresh score folder. */
+function evaluateCliArgs(resultDir: string, model?: string): string[] {
+  const scoreDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-cli-'));
+  return ['evaluate', ...(model === undefined ? [] : ['--model', model]), '--result-dir', resultDir, '--data-dir', resolve(dataDir!), '--score-dir', scoreDir];
+}
 
 /** Where the oracle's results for the official data are made (once per bench run). */
 const oracleRunDir = (): string => join(tmpdir(), 'bfcl-bench-oracle');
