@@ -120,18 +120,20 @@ export async function runEvaluationInParallel(options: ParallelEvaluateOptions):
         ).map((lane) => lane.flatMap((group) => groups[group]!.jobs).sort((a, b) => a - b));
 
   const workers = lanes.slice(1).filter((lane) => lane.length > 0).map((lane) =>
-    runLane(script!, {
-      dataDir: options.dataset.dir,
-      validate: options.dataset.validate,
-      scoreDir: options.scoreDir,
-      partial: options.partial,
-      jobs: lane.map((index) => ({ index, job: withoutContent(plan.jobs[index]!) })),
-    }),
+    runLane(
+      script!,
+      {
+        dataDir: options.dataset.dir,
+        validate: options.dataset.validate,
+        scoreDir: options.scoreDir,
+        partial: options.partial,
+        jobs: lane.map((index) => ({ index, job: withoutContent(plan.jobs[index]!) })),
+      },
+      finish,
+    ),
   );
   for (const index of lanes[0]!) runHere(index);
-  for (const lane of await Promise.all(workers)) {
-    for (const [index, result] of lane) finish(index, result);
-  }
+  await Promise.all(workers);
   // Jobs a worker could not finish run here: their error (a broken dataset file...) is thrown as usual.
   for (let index = 0; index < results.length; index++) if (results[index] === undefined) runHere(index);
   return { evaluated: results as EvaluatedCategory[], missingResultFiles: plan.missingResultFiles, models: plan.models };
@@ -142,15 +144,17 @@ function withoutContent(job: EvaluationJob): WorkerJob {
   return rest;
 }
 
-/** Run one worker to its end; resolves with the jobs it finished (a crash just leaves the rest undone). */
-function runLane(script: URL, task: LaneTask): Promise<Map<number, EvaluatedCategory>> {
+/**
+ * Run one worker to its end, handing each finished job to `onResult` as it arrives. A failed job or
+ * a crash just leaves jobs undone; the caller runs those itself.
+ */
+function runLane(script: URL, task: LaneTask, onResult: (index: number, result: EvaluatedCategory) => void): Promise<void> {
   return new Promise((resolve) => {
-    const done = new Map<number, EvaluatedCategory>();
     const worker = new Worker(script, { workerData: task });
     worker.on('message', (message: LaneMessage) => {
-      if ('result' in message) done.set(message.index, message.result);
+      if ('result' in message) onResult(message.index, message.result);
     });
     worker.on('error', () => undefined);
-    worker.on('exit', () => resolve(done));
+    worker.on('exit', () => resolve());
   });
 }
