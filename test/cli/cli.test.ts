@@ -204,6 +204,14 @@ describe('evaluate options', () => {
     expect([unset.decoder, unset.underscoreToDot]).toEqual([undefined, undefined]);
     expect((await run(['evaluate', '--decoder', 'xml'])).code).toBe(2);
   });
+
+  it('takes the number of evaluation threads (unset: one)', async () => {
+    expect((await run(['evaluate', '--num-threads', '3'])).evaluate[0]!.numThreads).toBe(3);
+    expect((await run(['evaluate'])).evaluate[0]!.numThreads).toBeUndefined();
+    const zero = await run(['evaluate', '--num-threads', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/Expected a positive integer/);
+  });
 });
 
 describe('exit codes', () => {
