@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BfclDataset } from '../src/data/dataset.js';
-import { runEvaluation } from '../src/evaluate/run-evaluate.js';
+import { runEvaluation, type ModelSettingsResolver } from '../src/evaluate/run-evaluate.js';
+import { modelSettingsResolver } from '../src/cli/evaluate-command.js';
 import { conformanceModelSettings } from '../src/conformance/score-check.js';
 import { buildGroundTruthTrace } from '../src/conformance/trace-check.js';
 import { ALL_CATEGORIES, MULTI_TURN_CATEGORY } from '../src/spec/categories.js';
@@ -97,6 +98,12 @@ const SCENARIOS: Record<string, Scenario> = {
     label: 'bfcl evaluate (the bundled binary) on both synthetic runs, long_context included: process wall time',
     cli: () => evaluateCliArgs(join(conformanceDir(), 'synthetic', 'result')),
   },
+  'evaluate-oracle': {
+    label:
+      'evaluate ground-truth results of all 17 single- and multi-turn categories of the official data in-process (load + check + score files)',
+    prepare: () => prepareOracleResults(),
+    run: () => evaluateRun(join(oracleRunDir(), 'result'), modelSettingsResolver(undefined)),
+  },
   'evaluate-oracle-cli': {
     label:
       'bfcl evaluate (the bundled binary) on ground-truth results of all 17 single- and multi-turn categories of the official data (long_context included): process wall time',
@@ -133,7 +140,7 @@ async function generate(delayMs: number, threads: number, limit?: number): Promi
   return { ...result, threads, delayMs };
 }
 
-async function evaluateRun(resultDir: string): Promise<ScenarioResult> {
+async function evaluateRun(resultDir: string, resolveSettings: ModelSettingsResolver = conformanceModelSettings): Promise<ScenarioResult> {
   const scoreDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-'));
   try {
     const started = performance.now();
@@ -144,7 +151,7 @@ async function evaluateRun(resultDir: string): Promise<ScenarioResult> {
       dataset,
       categories: ALL_CATEGORIES,
       partial: false,
-      resolveSettings: conformanceModelSettings,
+      resolveSettings,
     });
     const entries = summary.evaluated.reduce((n, e) => n + e.evaluation.total, 0);
     return { entries, ms: performance.now() - started };
@@ -171,7 +178,10 @@ function evaluateCliArgs(resultDir: string, model?: string): string[] {
 const oracleRunDir = (): string => join(tmpdir(), 'bfcl-bench-oracle');
 
 /** The ground truth turned into results (`bfcl generate --model oracle`) for every single- and multi-turn entry. */
+let oracleResultsMade = false;
 function prepareOracleResults(): void {
+  if (oracleResultsMade) return;
+  oracleResultsMade = true;
   rmSync(oracleRunDir(), { recursive: true, force: true });
   const args = ['generate', '--model', 'oracle', '--test-category', 'single_turn,multi_turn', '--data-dir', resolve(dataDir!)];
   const run = spawnSync(process.execPath, [BUNDLED_CLI, ...args, '--result-dir', join(oracleRunDir(), 'result'), '--num-threads', '8'], {
