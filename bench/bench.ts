@@ -11,7 +11,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BfclDataset } from '../src/data/dataset.js';
 import { runEvaluation, type ModelSettingsResolver } from '../src/evaluate/run-evaluate.js';
-import { modelSettingsResolver } from '../src/cli/evaluate-command.js';
 import { conformanceModelSettings } from '../src/conformance/score-check.js';
 import { buildGroundTruthTrace } from '../src/conformance/trace-check.js';
 import { ALL_CATEGORIES, MULTI_TURN_CATEGORY } from '../src/spec/categories.js';
@@ -102,7 +101,8 @@ const SCENARIOS: Record<string, Scenario> = {
     label:
       'evaluate ground-truth results of all 17 single- and multi-turn categories of the official data in-process (load + check + score files)',
     prepare: () => prepareOracleResults(),
-    run: () => evaluateRun(join(oracleRunDir(), 'result'), modelSettingsResolver(undefined)),
+    // The oracle's registry settings (what `bfcl evaluate` uses for it).
+    run: () => evaluateRun(join(oracleRunDir(), 'result'), () => ({ decoderMode: 'fc', underscoreToDot: true })),
   },
   'evaluate-oracle-cli': {
     label:
