@@ -1,11 +1,12 @@
-import { pyBinaryOp, pyDeepCopy, pyUnaryOp, type BinaryOperator } from '../py/operators.js';
+import { pyBinaryOp, pyDeepCopy, pyUnaryOp } from '../py/operators.js';
 import { hashKey } from '../py/ops.js';
 import { PyException, PySet, PyTuple, pyTruthy, type PyDict, type PyKey, type PyValue } from '../py/value.js';
 import { createSimulatedInstance, STATELESS_CLASSES } from '../sim/registry.js';
 import type { SimContext, SimulatedApi } from '../sim/simulated-api.js';
 import { bindArguments } from './bind-arguments.js';
 import { forbiddenCallName, instanceName, prefixMethodCalls } from './call-rewrite.js';
-import type { BinaryOperator as AstBinaryOperator, CallNode, ExprNode } from './python-ast.js';
+import type { CallNode, ExprNode } from './python-ast.js';
+import { ARITHMETIC_OPERATORS, UNARY_OPERATORS } from './decode/python-eval.js';
 import { parsePythonEval, type ParseResult } from './python-parser.js';
 import { parseSimpleCall } from './simple-call-parser.js';
 import { executionErrorText, serializeResult } from './serialize-result.js';
@@ -23,16 +24,6 @@ export interface ExecutorOptions {
   readonly context: SimContext;
 }
 
-const BINARY_OPERATORS: Partial<Record<AstBinaryOperator, BinaryOperator>> = {
-  Add: '+',
-  Sub: '-',
-  Mult: '*',
-  Div: '/',
-  FloorDiv: '//',
-  Mod: '%',
-  Pow: '**',
-};
-const UNARY_OPERATORS = { USub: '-', UAdd: '+', Not: 'not', Invert: '~' } as const;
 
 type Callable = (...args: PyValue[]) => PyValue;
 
@@ -199,7 +190,7 @@ export class EntryExecutor {
       case 'UnaryOp':
         return pyUnaryOp(UNARY_OPERATORS[node.op], this.evaluate(node.operand), pyTruthy);
       case 'BinOp': {
-        const op = BINARY_OPERATORS[node.op];
+        const op = ARITHMETIC_OPERATORS[node.op];
         const left = this.evaluate(node.left);
         const right = this.evaluate(node.right);
         if (op === undefined) throw new PyException('TypeError', `unsupported operator ${node.op}`);

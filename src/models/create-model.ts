@@ -182,10 +182,7 @@ function openAIPost(endpoint: OpenAIEndpoint, options: CreateModelOptions): RawP
       fetch: options.fetch ?? httpFetch,
     });
   });
-  return async (path, body, { timeoutMs, signal }) =>
-    (await client())
-      .post(path, { body: sdkBody(body, options), headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 })
-      .asResponse();
+  return sdkPost(client, options);
 }
 
 function anthropicPost(config: ModelConfig, env: Environment, options: CreateModelOptions): RawPost {
@@ -199,6 +196,19 @@ function anthropicPost(config: ModelConfig, env: Environment, options: CreateMod
       fetch: options.fetch ?? httpFetch,
     });
   });
+  return sdkPost(client, options);
+}
+
+/** What the two SDK clients share: a raw `post` whose answer can be had as the HTTP response. */
+interface PostingClient {
+  post(
+    path: string,
+    options: { body: unknown; headers: typeof JSON_HEADERS; timeout: number; signal: AbortSignal | undefined; maxRetries: 0 },
+  ): { asResponse(): Promise<Response> };
+}
+
+/** A `RawPost` through an SDK client created on first use; our retry policy is in charge, so the SDK retries nothing. */
+function sdkPost(client: () => Promise<PostingClient>, options: CreateModelOptions): RawPost {
   return async (path, body, { timeoutMs, signal }) =>
     (await client())
       .post(path, { body: sdkBody(body, options), headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 })

@@ -15,7 +15,8 @@ import { pyBinaryOp, pyUnaryOp, type BinaryOperator } from '../../py/operators.j
 import { dictSet, getItem, hashKey, pyCompare, pyContains } from '../../py/ops.js';
 import { PyException, PySet, PyTuple, pyEquals, pyTruthy, pyTypeName, type PyDict, type PyValue } from '../../py/value.js';
 
-const ARITHMETIC: Partial<Record<AstBinaryOperator, BinaryOperator>> = {
+/** The arithmetic operators of the AST as `pyBinaryOp` knows them (shared with the executor). */
+export const ARITHMETIC_OPERATORS: Partial<Record<AstBinaryOperator, BinaryOperator>> = {
   Add: '+',
   Sub: '-',
   Mult: '*',
@@ -34,7 +35,8 @@ const BITWISE_SYMBOL: Partial<Record<AstBinaryOperator, string>> = {
   MatMult: '@',
 };
 
-const UNARY_SYMBOL = { USub: '-', UAdd: '+', Not: 'not', Invert: '~' } as const;
+/** The unary operators of the AST as `pyUnaryOp` knows them (shared with the executor). */
+export const UNARY_OPERATORS = { USub: '-', UAdd: '+', Not: 'not', Invert: '~' } as const;
 
 /** Python `eval` of an expression node (the subset described above). */
 export function evaluateExpression(node: ExprNode): PyValue {
@@ -70,7 +72,7 @@ export function evaluateExpression(node: ExprNode): PyValue {
       if (operand instanceof PyComplex && (node.op === 'USub' || node.op === 'UAdd')) {
         return node.op === 'USub' ? new PyComplex(-operand.real, -operand.imag) : operand;
       }
-      return pyUnaryOp(UNARY_SYMBOL[node.op], operand, pyTruthy);
+      return pyUnaryOp(UNARY_OPERATORS[node.op], operand, pyTruthy);
     }
     case 'BinOp':
       return binaryOperation(node.op, evaluateExpression(node.left), evaluateExpression(node.right));
@@ -102,7 +104,7 @@ export function evaluateExpression(node: ExprNode): PyValue {
 }
 
 function binaryOperation(op: AstBinaryOperator, left: PyValue, right: PyValue): PyValue {
-  const arithmetic = ARITHMETIC[op];
+  const arithmetic = ARITHMETIC_OPERATORS[op];
   if (arithmetic !== undefined) {
     if (arithmetic === '**') return power(left, right);
     return pyBinaryOp(arithmetic, left, right);
