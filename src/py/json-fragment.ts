@@ -5,7 +5,7 @@
  * Python values; they are built only if something looks inside (`value`).
  */
 
-import { JsonReader, decodeEscapes, floatText, isIntegerToken, jsonDumps, jsonString, parseJsonLossless } from './json.js';
+import { JsonReader, decodeEscapes, floatText, isIntegerToken, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
 import { pyRepr } from './repr.js';
 import { PyObject, pyEquals, pyTypeName, type PyValue } from './value.js';
 
@@ -171,16 +171,10 @@ class CanonicalWriter {
     const reader = this.reader;
     const text = reader.text;
     const start = reader.i;
-    let i = start;
-    if (text.charCodeAt(i) === 0x2d) i++;
-    while (isDigit(text.charCodeAt(i))) i++;
-    const digitsStart = text.charCodeAt(start) === 0x2d ? start + 1 : start;
-    const c = text.charCodeAt(i);
-    const isInt = c !== 0x2e && c !== 0x65 && c !== 0x45;
-    // A plain int (no leading zero: `01` is left to scanScalar, which splits it as json.loads does).
-    if (isInt && i > digitsStart && (text.charCodeAt(digitsStart) !== 0x30 || i === digitsStart + 1)) {
-      reader.i = i;
-      if (i === digitsStart + 1 && digitsStart > start && text.charCodeAt(digitsStart) === 0x30) this.replace(start, i, '0');
+    const intEnd = plainIntEnd(text, start);
+    if (intEnd !== -1) {
+      reader.i = intEnd;
+      if (intEnd === start + 2 && text.startsWith('-0', start)) this.replace(start, intEnd, '0');
       return;
     }
     const token = reader.scanScalar();
@@ -272,10 +266,6 @@ function hasUnicodeDumpsEscapes(text: string, start: number, end: number): boole
     i += 6;
   }
   return true;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
 }
 
 /** How `json.dumps` writes the value of a number or literal token. */

@@ -324,28 +324,14 @@ export class JsonReader {
         this.i++;
       }
     }
-    if (ch >= 0x30 && ch <= 0x39) {
-      const int = this.smallInt();
-      if (int !== undefined) return int;
+    // The usual number in BFCL files is a plain int: read it without the regex of scanScalar.
+    const intEnd = plainIntEnd(text, this.i);
+    if (intEnd !== -1) {
+      const token = text.slice(this.i, intEnd);
+      this.i = intEnd;
+      return BigInt(token);
     }
     return scalarValue(this.scanScalar());
-  }
-
-  /**
-   * A plain non-negative int of up to 15 digits at the cursor (the usual number in BFCL files),
-   * read without a regex; undefined (cursor unmoved) for anything else.
-   */
-  private smallInt(): bigint | undefined {
-    const text = this.text;
-    const start = this.i;
-    let i = start;
-    let value = 0;
-    for (let c = text.charCodeAt(i); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++i)) value = value * 10 + (c - 0x30);
-    const next = text.charCodeAt(i);
-    const digits = i - start;
-    if (digits > 15 || next === 0x2e || next === 0x65 || next === 0x45 || (digits > 1 && text.charCodeAt(start) === 0x30)) return undefined;
-    this.i = i;
-    return BigInt(value);
   }
 
   /** An object; the values of `deferredKeys` are kept as `readDeferred`'s results instead of parsed. */
@@ -403,6 +389,20 @@ function scalarValue(token: string): PyValue {
       return -Infinity;
   }
   return isIntegerToken(token) ? BigInt(token) : Number(token);
+}
+
+/**
+ * The end of a plain int token at `start` (`-`, then digits without a leading zero, and no fraction
+ * or exponent after them), or -1 for anything else (floats, literals, `01`, which scanScalar and
+ * its callers read or reject as json.loads does).
+ */
+export function plainIntEnd(text: string, start: number): number {
+  const digitsStart = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+  let i = digitsStart;
+  for (let c = text.charCodeAt(i); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++i));
+  if (i === digitsStart || (i > digitsStart + 1 && text.charCodeAt(digitsStart) === 0x30)) return -1;
+  const next = text.charCodeAt(i);
+  return next === 0x2e || next === 0x65 || next === 0x45 ? -1 : i;
 }
 
 /** Whether a number token is a Python int (no fraction, no exponent). */
