@@ -49,12 +49,13 @@ export function addHintToFunctionDocs(docs: readonly PyValue[], category: string
   const hint = languageHintFor(category);
   let cache = hintedDocs.get(hint);
   if (cache === undefined) hintedDocs.set(hint, (cache = new WeakMap()));
+  const language = isJava(category) ? 'Java' : isJs(category) ? 'JavaScript' : undefined;
   return docs.map((doc, docIndex) => {
     const where = { entryId, path: ['function', docIndex] };
-    if (typeof doc !== 'object' || doc === null) return hintDoc(doc, category, where);
+    if (typeof doc !== 'object' || doc === null) return hintDoc(doc, hint, language, where);
     let hinted = cache.get(doc);
     if (hinted === undefined) {
-      hinted = hintDoc(doc, category, where);
+      hinted = hintDoc(doc, hint, language, where);
       cache.set(doc, hinted);
     }
     return hinted;
@@ -62,9 +63,7 @@ export function addHintToFunctionDocs(docs: readonly PyValue[], category: string
 }
 
 /** One doc with the hint applied (a new dict sharing the unchanged parts). */
-function hintDoc(doc: PyValue, category: string, where: DatasetLocation): PyDict {
-  const hint = languageHintFor(category);
-  const language = isJava(category) ? 'Java' : isJs(category) ? 'JavaScript' : undefined;
+function hintDoc(doc: PyValue, hint: string, language: 'Java' | 'JavaScript' | undefined, where: DatasetLocation): PyDict {
   const copy: PyDict = new Map(doc as PyDict);
   copy.set('description', `${stringField(copy, 'description', where)}${hint}`);
   if (language !== undefined) {

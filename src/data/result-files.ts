@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 
 import { VERSION_PREFIX, extractTestCategoryFromFileName } from '../spec/categories.js';
@@ -23,7 +23,7 @@ const RESULT_FILE = new RegExp(`^${VERSION_PREFIX}_\\w+_result\\.json$`);
  * A missing result directory gives an empty list.
  */
 export function listResultFiles(resultDir: string): ResultFileInfo[] {
-  if (!existsSync(resultDir) || !statSync(resultDir).isDirectory()) return [];
+  if (!isDirectory(resultDir)) return [];
   const found: ResultFileInfo[] = [];
   for (const model of sortedEntries(resultDir)) {
     const modelDir = join(resultDir, model.name);

@@ -52,7 +52,7 @@ function workerScript(): URL | undefined {
   return existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
-const fileSize = (file: string): number => (existsSync(file) ? statSync(file).size : 0);
+const fileSize = (file: string): number => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 
 /**
  * The jobs grouped by category with a rough cost each, for balancing the lanes: all models of a
