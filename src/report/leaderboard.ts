@@ -3,7 +3,7 @@
  * summary scores → the six CSV tables. Pure: the caller supplies scores, metadata and dataset sizes.
  */
 
-import { FORMAT_SENSITIVITY_CONFIGS, type Category } from '../spec/categories.js';
+import { ALL_SCORING_CATEGORIES, FORMAT_SENSITIVITY_CONFIGS, type Category } from '../spec/categories.js';
 import {
   COLUMNS_AGENTIC,
   COLUMNS_FORMAT_SENSITIVITY,
@@ -197,34 +197,10 @@ export interface ModelSummary {
   readonly overall: AggregateScore;
 }
 
-const SCORED_CATEGORIES: readonly Category[] = [
-  'simple_python',
-  'simple_java',
-  'simple_javascript',
-  'multiple',
-  'parallel',
-  'parallel_multiple',
-  'irrelevance',
-  'live_simple',
-  'live_multiple',
-  'live_parallel',
-  'live_parallel_multiple',
-  'live_irrelevance',
-  'live_relevance',
-  'multi_turn_base',
-  'multi_turn_miss_func',
-  'multi_turn_miss_param',
-  'multi_turn_long_context',
-  'web_search_base',
-  'web_search_no_snippet',
-  'memory_kv',
-  'memory_vector',
-  'memory_rec_sum',
-];
 
 /** Compute every summary score of one model. */
 export function summarizeModel(scores: ReadonlyMap<string, CategoryScore>, options: LeaderboardOptions): ModelSummary {
-  const category = new Map(SCORED_CATEGORIES.map((c) => [c, getCategoryScore(scores, c, options.datasetSize)] as const));
+  const category = new Map<Category, AggregateScore>(ALL_SCORING_CATEGORIES.map((c) => [c, getCategoryScore(scores, c, options.datasetSize)] as const));
   const c = (name: Category): AggregateScore => category.get(name)!;
 
   const simpleAstNonLive = unweightedAccuracy([c('simple_python'), c('simple_java'), c('simple_javascript')]);
