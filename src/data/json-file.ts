@@ -60,7 +60,7 @@ export function readJsonLinesFile(file: string, schema: z.ZodType | undefined, s
     try {
       value = parseJsonLossless(text);
     } catch (e) {
-      const entryId = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+      const entryId = idInText(text);
       throw new DatasetError({ ...location, entryId }, `invalid JSON: ${errorText(e)}`, { cause: e });
     }
     if (!(value instanceof Map)) {
@@ -71,6 +71,13 @@ export function readJsonLinesFile(file: string, schema: z.ZodType | undefined, s
     entries.push(value);
   }
   return entries;
+}
+
+const ID_IN_TEXT = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+
+/** The `"id"` a JSON line that cannot be parsed still shows in its text, for error reports. */
+export function idInText(text: string): string | undefined {
+  return ID_IN_TEXT.exec(text)?.[1];
 }
 
 /** Thrown inside `ItemSharing` when a line is not of the shape it reads; the line is then read plainly. */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { idInText } from '../data/json-file.js';
 import { parseJsonLossless, type ParseJsonOptions } from '../py/json.js';
 import { JsonFragment } from '../py/json-fragment.js';
 import type { PyDict } from '../py/value.js';
@@ -19,8 +20,6 @@ export interface ResultFileContent {
   readonly entries: ResultEntry[];
   readonly malformed: MalformedResultLine[];
 }
-
-const ID_IN_TEXT = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/;
 
 export interface ReadResultOptions {
   /**
@@ -50,7 +49,7 @@ export function readResultFile(file: string, options: ReadResultOptions = {}): R
     try {
       value = parseJsonLossless(text, parseOptions);
     } catch (error) {
-      const id = ID_IN_TEXT.exec(text)?.[1];
+      const id = idInText(text);
       malformed.push({ file, line: lineNumber, id, problem: `invalid JSON: ${(error as Error).message}` });
       return;
     }
