@@ -107,17 +107,8 @@ export async function runEvaluationInParallel(options: ParallelEvaluateOptions):
   const runHere = (index: number): void =>
     finish(index, runEvaluationJob(plan.jobs[index]!, options.dataset, context, options.scoreDir, options.partial));
 
-  const script = workerScript();
-  const groups = groupByCategory(plan.jobs, options.dataset.dir);
-  const threads = Math.min(options.threads, groups.length);
-  const lanes =
-    script === undefined || threads <= 1
-      ? [plan.jobs.map((_, index) => index)]
-      : splitIntoLanes(
-          groups.map((group) => group.cost),
-          threads,
-          options.workerStartCost ?? DEFAULT_WORKER_START_COST,
-        ).map((lane) => lane.flatMap((group) => groups[group]!.jobs).sort((a, b) => a - b));
+  const script = options.threads > 1 ? workerScript() : undefined;
+  const lanes = script === undefined ? [plan.jobs.map((_, index) => index)] : planLanes(plan.jobs, options);
 
   const workers = lanes.slice(1).filter((lane) => lane.length > 0).map((lane) =>
     runLane(
@@ -137,6 +128,17 @@ export async function runEvaluationInParallel(options: ParallelEvaluateOptions):
   // Jobs a worker could not finish run here: their error (a broken dataset file...) is thrown as usual.
   for (let index = 0; index < results.length; index++) if (results[index] === undefined) runHere(index);
   return { evaluated: results as EvaluatedCategory[], missingResultFiles: plan.missingResultFiles, models: plan.models };
+}
+
+/** Job indices per lane (lane 0 is this thread): whole categories, balanced by their cost. */
+function planLanes(jobs: readonly EvaluationJob[], options: ParallelEvaluateOptions): number[][] {
+  const groups = groupByCategory(jobs, options.dataset.dir);
+  const lanes = splitIntoLanes(
+    groups.map((group) => group.cost),
+    Math.min(options.threads, groups.length),
+    options.workerStartCost ?? DEFAULT_WORKER_START_COST,
+  );
+  return lanes.map((lane) => lane.flatMap((group) => groups[group]!.jobs).sort((a, b) => a - b));
 }
 
 function withoutContent(job: EvaluationJob): WorkerJob {
