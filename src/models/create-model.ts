@@ -16,6 +16,7 @@ import type { ChatTemplate } from './providers/oss/chat-template.js';
 import { QWEN_TEMPLATE } from './providers/oss/qwen-template.js';
 import type { AdapterSettings } from './providers/provider-model.js';
 import { httpFetch } from './providers/http-fetch.js';
+import { jsonPost } from './providers/json-post.js';
 import { ProviderTransport, type RawPost, type TransportSettings } from './providers/transport.js';
 
 /** The reference's CLI default temperature. */
@@ -66,11 +67,11 @@ export function createModel(config: ModelConfig, options: CreateModelOptions = {
 
   switch (config.family) {
     case 'openai-responses': {
-      const transport = new ProviderTransport('openai', openAIPost(openAIEndpoint(config, env, options), options), options);
+      const transport = new ProviderTransport('openai', openAIFamilyPost(config, env, options), options);
       return new OpenAIResponsesModel(settings(transport, OPENAI_DEFAULT_TIMEOUT_MS));
     }
     case 'openai-completions': {
-      const transport = new ProviderTransport('openai', openAIPost(openAIEndpoint(config, env, options), options), options);
+      const transport = new ProviderTransport('openai', openAIFamilyPost(config, env, options), options);
       return new OpenAICompletionsModel(settings(transport, OPENAI_DEFAULT_TIMEOUT_MS));
     }
     case 'anthropic': {
@@ -87,7 +88,7 @@ export function createModel(config: ModelConfig, options: CreateModelOptions = {
     case 'oss': {
       const template = ossTemplate(config);
       const endpoint = ossEndpoint(env, options);
-      const transport = new ProviderTransport('openai', openAIPost(endpoint, options), options);
+      const transport = new ProviderTransport('openai', jsonPost(endpoint, options.fetch), options);
       return new OssCompletionsModel(settings(transport, OSS_REFERENCE_TIMEOUT_MS), {
         template,
         modelPathOrId: options.localModelPath ?? config.modelName,
@@ -170,6 +171,15 @@ function parseDefaultHeaders(env: Environment): Record<string, string> | undefin
 
 // The SDKs are imported when a model is created, not when the CLI starts: together they take about
 // 250 ms to load, which every other command (evaluate, show, report) would pay for nothing.
+
+/**
+ * The registry's OpenAI models talk to OpenAI through the `openai` SDK; a model served by an
+ * OpenAI-compatible server (`openai-compatible/<id>`) gets the plain JSON client (see json-post.ts).
+ */
+function openAIFamilyPost(config: ModelConfig, env: Environment, options: CreateModelOptions): RawPost {
+  const endpoint = openAIEndpoint(config, env, options);
+  return config.known ? openAIPost(endpoint, options) : jsonPost(endpoint, options.fetch);
+}
 
 function openAIPost(endpoint: OpenAIEndpoint, options: CreateModelOptions): RawPost {
   const client = lazily(async () => {

@@ -51,7 +51,9 @@ export async function httpFetch(input: FetchInput, init: FetchInit = {}): Promis
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
   const body = plainBody(init.body);
   if (url === undefined || body === undefined || !/^https?:/i.test(url)) return globalThis.fetch(input, init);
-  const answer = await exchange(url, init, body);
+  const https = isHttps(url);
+  const method = (init.method ?? 'GET').toUpperCase();
+  const answer = await exchange(url, { method, headers: requestHeaders(init.headers, body, https), body, signal: init.signal ?? undefined });
   if (REDIRECT_STATUSES.has(answer.status) && answer.headers.some(([name]) => name.toLowerCase() === 'location')) {
     // Redirects are rare for API calls; the built-in fetch follows them as the SDK expects.
     return globalThis.fetch(input, init);
@@ -72,50 +74,82 @@ function plainBody(body: FetchInit['body']): Uint8Array | null | undefined {
 }
 
 /** A finished HTTP exchange: status line, raw header pairs and the decoded body. */
-interface Answer {
+export interface Answer {
   readonly status: number;
   readonly statusText: string;
   readonly headers: [string, string][];
   readonly body: Buffer;
 }
 
-function exchange(url: string, init: FetchInit, body: Uint8Array | null): Promise<Answer> {
-  const signal = init.signal ?? undefined;
+/** One request of `exchange`: the headers go out as given (with `content-length` set by the caller). */
+export interface ExchangeRequest {
+  readonly method: string;
+  readonly headers: OutgoingHttpHeaders;
+  readonly body: Uint8Array | null;
+  readonly signal?: AbortSignal | undefined;
+  /** The whole exchange's time limit; past it the request is dropped and rejects with a `TimeoutError`. */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** A request that took longer than its time limit (classified as retriable, as the SDKs' timeouts). */
+export class RequestTimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+/** `https:` (either case) rather than `http:`. */
+function isHttps(url: string): boolean {
+  return url.charCodeAt(4) === 115 || url.charCodeAt(4) === 83;
+}
+
+/**
+ * One HTTP exchange over the keep-alive pools, its body read in full: what both `httpFetch` and
+ * the plain JSON client (`json-post.ts`) send through. Network failures reject with a TypeError
+ * whose cause is the socket error, as the built-in fetch's do.
+ */
+export function exchange(url: string, request: ExchangeRequest): Promise<Answer> {
+  const { signal, timeoutMs } = request;
   return new Promise<Answer>((resolve, reject) => {
     if (signal?.aborted === true) {
       reject(abortReason(signal));
       return;
     }
-    const https = url.charCodeAt(4) === 115 || url.charCodeAt(4) === 83; // "https:" (either case)
+    const https = isHttps(url);
     const send = https ? httpsRequest : httpRequest;
-    const request = send({
+    const outgoing = send({
       ...targetOf(url),
-      method: (init.method ?? 'GET').toUpperCase(),
-      headers: requestHeaders(init.headers, body, https),
+      method: request.method,
+      headers: request.headers,
       agent: https ? HTTPS_AGENT : HTTP_AGENT,
     });
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (error: unknown, answer?: Answer): void => {
       if (settled) return;
       settled = true;
+      if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (answer !== undefined) resolve(answer);
       else reject(error);
     };
     const onAbort = (): void => {
-      request.destroy();
+      outgoing.destroy();
       finish(abortReason(signal!));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    // As undici's fetch: network failures are a TypeError with the socket error as cause.
-    request.on('error', (error) => finish(new TypeError('fetch failed', { cause: error })));
-    request.on('response', (response) => {
+    if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
+      timer = setTimeout(() => {
+        outgoing.destroy();
+        finish(new RequestTimeoutError(`Request timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+    }
+    outgoing.on('error', (error) => finish(new TypeError('fetch failed', { cause: error })));
+    outgoing.on('response', (response) => {
       readAnswer(response).then(
         (answer) => finish(undefined, answer),
         (error: unknown) => finish(new TypeError('fetch failed', { cause: error })),
       );
     });
-    request.end(body ?? undefined);
+    outgoing.end(request.body ?? undefined);
   });
 }
 

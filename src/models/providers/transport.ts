@@ -21,12 +21,20 @@ export interface OutgoingRequest {
   readonly timeoutMs: number;
 }
 
-/** One POST of a UTF-8 JSON body through an SDK client; resolves with the raw HTTP response (non-2xx statuses reject). */
+/** What a successful POST answers with: its body, read once (a `Response` is one). */
+export interface RawAnswer {
+  text(): Promise<string>;
+}
+
+/**
+ * One POST of a UTF-8 JSON body (through an SDK client, or `json-post.ts` for OpenAI-compatible
+ * servers); resolves with the answer of a 2xx status, rejects otherwise.
+ */
 export type RawPost = (
   path: string,
   body: Buffer,
   options: { readonly timeoutMs: number; readonly signal: AbortSignal | undefined },
-) => Promise<Response>;
+) => Promise<RawAnswer>;
 
 /** What the caller of `createModel` can tune or observe about the network calls. */
 export interface TransportSettings {

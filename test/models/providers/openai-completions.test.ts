@@ -1,6 +1,7 @@
 /**
  * The chat-completions adapter (OpenAI and any OpenAI-compatible server) against a local server
- * speaking the protocol, through the real SDK client.
+ * speaking the protocol: registry models through the real SDK client, `openai-compatible/<id>`
+ * models through the plain JSON client (json-post.ts).
  */
 import { describe, expect, it } from 'vitest';
 
