@@ -17,6 +17,9 @@
 import { exchange, type Answer } from './http-fetch.js';
 import type { RawAnswer, RawPost } from './transport.js';
 
+const REDIRECTS_KEEPING_POST: ReadonlySet<number> = new Set([307, 308]);
+const MAX_REDIRECTS = 5;
+
 /** Where an OpenAI-compatible server is, and how to authenticate. */
 export interface JsonEndpoint {
   readonly baseURL: string;
@@ -67,13 +70,22 @@ export function jsonPost(endpoint: JsonEndpoint, fetchImpl?: typeof globalThis.f
   }
 
   return async (path, body, { timeoutMs, signal }) => {
-    const answer = await exchange(base + path, {
-      method: 'POST',
-      headers: { ...headers, 'content-length': String(body.byteLength) },
-      body,
-      signal,
-      timeoutMs,
-    });
+    let url = base + path;
+    let sent: Record<string, string> = { ...headers, 'content-length': String(body.byteLength) };
+    let answer = await exchange(url, { method: 'POST', headers: sent, body, signal, timeoutMs });
+    // A POST is re-sent only where a redirect keeps the method (307/308), as fetch does; the key is
+    // not sent to another origin.
+    for (let hops = 0; REDIRECTS_KEEPING_POST.has(answer.status) && hops < MAX_REDIRECTS; hops++) {
+      const location = new AnswerHeaders(answer).get('location');
+      if (location === null) break;
+      const next = new URL(location, url);
+      if (next.origin !== new URL(url).origin) {
+        const { authorization: _dropped, ...rest } = sent;
+        sent = rest;
+      }
+      url = next.href;
+      answer = await exchange(url, { method: 'POST', headers: sent, body, signal, timeoutMs });
+    }
     if (answer.status < 200 || answer.status > 299) {
       throw new HttpStatusError(answer.status, new AnswerHeaders(answer), answer.body.toString('utf8'));
     }

@@ -49,6 +49,43 @@ describe('jsonPost', () => {
     expect(classifyFailure(error)).toMatchObject({ retriable: false, status: 400 });
   });
 
+  it('follows a 307/308 redirect with the same POST, keeping the key on the same origin', async () => {
+    server.enqueue(
+      { kind: 'text', status: 308, headers: { location: '/v2/chat/completions' }, text: '' },
+      chatReply.text('moved'),
+    );
+    const post = jsonPost({ baseURL: server.openaiBaseUrl, apiKey: 'k-2' });
+    const answer = await post('/chat/completions', BODY, { timeoutMs: 5_000, signal: undefined });
+    expect(JSON.parse(await answer.text())).toMatchObject({ choices: [{ message: { content: 'moved' } }] });
+    expect(server.requests.map((r) => [r.method, r.path, r.bodyText, r.headers['authorization']])).toEqual([
+      ['POST', '/v1/chat/completions', '{"model":"m","é":1}', 'Bearer k-2'],
+      ['POST', '/v2/chat/completions', '{"model":"m","é":1}', 'Bearer k-2'],
+    ]);
+  });
+
+  it('does not send the key to another origin a redirect points to', async () => {
+    const other = await MockLlmServer.start();
+    try {
+      other.enqueue(chatReply.text('there'));
+      server.enqueue({ kind: 'text', status: 307, headers: { location: `${other.openaiBaseUrl}/chat/completions` }, text: '' });
+      const post = jsonPost({ baseURL: server.openaiBaseUrl, apiKey: 'secret' });
+      await post('/chat/completions', BODY, { timeoutMs: 5_000, signal: undefined });
+      expect(server.requests[0]!.headers['authorization']).toBe('Bearer secret');
+      expect(other.requests[0]!.headers['authorization']).toBeUndefined();
+      expect(other.requests[0]!.bodyText).toBe('{"model":"m","é":1}');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('does not follow a redirect that would turn the POST into a GET (302): it is a non-retriable failure', async () => {
+    server.enqueue({ kind: 'text', status: 302, headers: { location: '/elsewhere' }, text: '' });
+    const post = jsonPost({ baseURL: server.openaiBaseUrl, apiKey: 'k' });
+    const error = await post('/chat/completions', BODY, { timeoutMs: 5_000, signal: undefined }).catch((e: unknown) => e);
+    expect(classifyFailure(error)).toMatchObject({ retriable: false, status: 302 });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('drops a request past its time limit with a retriable TimeoutError', async () => {
     server.enqueue({ kind: 'hang', maxMs: 2_000 });
     const post = jsonPost({ baseURL: server.openaiBaseUrl, apiKey: 'k' });
