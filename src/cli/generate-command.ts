@@ -13,7 +13,6 @@ import { formatDuration, type ProgressSink } from '../generate/progress.js';
 import { createModel } from '../models/create-model.js';
 import { OPENAI_COMPATIBLE_PREFIX, fallbackModelConfig, findModel, unknownModelMessage } from '../models/model-registry.js';
 import { ORACLE_MODEL_NAME, createOracleModel } from '../models/oracle.js';
-import type { AttemptFailure } from '../models/retry.js';
 import type { PyValue } from '../py/value.js';
 import { type Category, getCategoryInfo } from '../spec/categories.js';
 import type { Model } from '../spec/model.js';
@@ -33,8 +32,6 @@ export interface ModelBuildContext {
   readonly io: CliIo;
   /** Fired on Ctrl-C; providers stop their requests and retry waits. */
   readonly signal: AbortSignal;
-  /** Where providers report failed attempts. */
-  readonly onAttemptFailure: (failure: AttemptFailure) => void;
 }
 
 /** Builds the `Model` of a `--model` name; throws a `UsageError` for unknown names or missing keys. */
@@ -70,7 +67,6 @@ export const buildModel: ModelBuilder = (name, context) => {
     env: context.io.env,
     ...(context.options.baseUrl === undefined ? {} : { baseUrl: context.options.baseUrl }),
     signal: context.signal,
-    onAttemptFailure: context.onAttemptFailure,
   });
 };
 
@@ -108,7 +104,6 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
       options,
       io,
       signal,
-      onAttemptFailure: (failure) => io.stderr(`${isTTY ? '\r\x1b[2K' : ''}${attemptFailureText(failure)}\n`),
     };
     // Every model is built before any entry runs, so a missing API key stops the run at once.
     const builder = deps.buildModel ?? buildModel;
@@ -164,11 +159,6 @@ export function summaryText(s: ModelGenerationSummary): string {
   if (s.unfinished > 0) lines.push(`  ${s.unfinished} entries were not finished (interrupted).`);
   if (s.sortedFiles.length > 0) lines.push(`  ${s.sortedFiles.length} result files re-sorted by id.`);
   return `${lines.join('\n')}\n`;
-}
-
-function attemptFailureText(failure: AttemptFailure): string {
-  const next = failure.delayMs === undefined ? 'giving up' : `retrying in ${(failure.delayMs / 1000).toFixed(1)}s`;
-  return `${failure.label}: attempt ${failure.attempt} failed (${failure.message}); ${next}`;
 }
 
 /**

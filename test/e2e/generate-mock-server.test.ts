@@ -103,6 +103,9 @@ describe('bfcl generate against a local OpenAI-compatible server, then bfcl eval
     const categories = 'simple_python,multi_turn_base';
     const generate = await runBuiltCli(['generate', '--model', model, '--test-category', categories, '--base-url', `${server.url}/v1`, '--num-threads', '2'], cwd);
     expect(generate.code, generate.stderr).toBe(0);
+    // The two rate-limited attempts are announced once each, naming the entry that waits.
+    expect(generate.stderr.match(/attempt \d failed/g)).toHaveLength(2);
+    expect(generate.stderr).toMatch(/\w+_\d+: attempt 1 failed \(.*429.*\); retrying in 0\.0s/);
 
     // The requests: the model id, the question, and the function docs as tools with '.' replaced.
     const first = server.requests.map((r) => r.json as ChatRequest).find((b) => b.messages.some((m) => m.content?.includes('savings account')))!;

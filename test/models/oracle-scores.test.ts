@@ -29,7 +29,6 @@ async function generateAndEvaluate(dataset: BfclDataset) {
     options: {} as GenerateOptions,
     io: { stdout: () => {}, stderr: () => {}, env: {}, cwd: dir },
     signal: new AbortController().signal,
-    onAttemptFailure: () => {},
   });
   const summary = await generateForModel(model, {
     categories: selection.categories,
