@@ -9,6 +9,9 @@
  * Requests look to the server as undici's do: the same default headers are added when absent, and
  * compressed answers are decoded. Anything this fetch does not handle (a `Request` object, a
  * streamed body, a redirect) is passed to the built-in fetch unchanged.
+ *
+ * `exchange`, the request under it, also carries the plain JSON client of OpenAI-compatible
+ * servers (json-post.ts), which needs no `Response` at all.
  */
 
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
@@ -96,6 +99,9 @@ export class RequestTimeoutError extends Error {
   override readonly name = 'TimeoutError';
 }
 
+/** The longest delay a Node timer holds (a longer one fires at once). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** `https:` (either case) rather than `http:`. */
 function isHttps(url: string): boolean {
   return url.charCodeAt(4) === 115 || url.charCodeAt(4) === 83;
@@ -136,7 +142,8 @@ export function exchange(url: string, request: ExchangeRequest): Promise<Answer>
       finish(abortReason(signal!));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
+    // Node's timers hold at most 2^31 - 1 ms (a longer delay would fire at once): beyond it, no limit.
+    if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) {
       timer = setTimeout(() => {
         outgoing.destroy();
         finish(new RequestTimeoutError(`Request timed out after ${timeoutMs} ms`));

@@ -14,7 +14,7 @@
  * failure with the socket error as cause; `retry.ts` classifies all three the same way.
  */
 
-import { exchange, type Answer } from './http-fetch.js';
+import { exchange, MAX_TIMER_MS, type Answer } from './http-fetch.js';
 import type { RawAnswer, RawPost } from './transport.js';
 
 const REDIRECTS_KEEPING_POST: ReadonlySet<number> = new Set([307, 308]);
@@ -57,12 +57,12 @@ export function jsonPost(endpoint: JsonEndpoint, fetchImpl?: typeof globalThis.f
 
   if (fetchImpl !== undefined) {
     return async (path, body, { timeoutMs, signal }) => {
-      const timeout = AbortSignal.timeout(timeoutMs);
+      const signals = [signal, timeoutMs <= MAX_TIMER_MS ? AbortSignal.timeout(timeoutMs) : undefined].filter((s) => s !== undefined);
       const response = await fetchImpl(base + path, {
         method: 'POST',
         headers,
         body: body.toString('utf8'),
-        signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
+        ...(signals.length > 0 && { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
       });
       if (!response.ok) throw new HttpStatusError(response.status, response.headers, await response.text());
       return response;

@@ -96,6 +96,21 @@ describe('jsonPost', () => {
     expect(classifyFailure(error).retriable).toBe(true);
   });
 
+  it('takes a time limit beyond what a timer holds as no limit (a longer timer would fire at once)', async () => {
+    const slow = await MockLlmServer.start();
+    try {
+      slow.setHandler(async () => {
+        await new Promise((ok) => setTimeout(ok, 30));
+        return chatReply.text('late but fine');
+      });
+      const post = jsonPost({ baseURL: slow.openaiBaseUrl, apiKey: 'k' });
+      const answer = await post('/chat/completions', BODY, { timeoutMs: 2 ** 31 + 5, signal: undefined });
+      expect(await answer.text()).toContain('late but fine');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('rejects a dropped connection as retriable, naming the socket error', async () => {
     server.enqueue({ kind: 'reset' });
     const post = jsonPost({ baseURL: server.openaiBaseUrl, apiKey: 'k' });
