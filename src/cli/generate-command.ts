@@ -22,6 +22,8 @@ import type { CliIo } from './io.js';
 
 /** Exit code after Ctrl-C (128 + SIGINT), as shells report it. */
 export const INTERRUPTED_EXIT_CODE = 130;
+/** `generate` stopped by itself because the model's server could not be reached. */
+export const STOPPED_EXIT_CODE = 1;
 
 /** What a model builder gets to know about the run. */
 export interface ModelBuildContext {
@@ -132,6 +134,10 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
         progress,
       }, { dataset, options, apiModelId: apiModelIdOf(model.registryName) });
       io.stderr(summaryText(summary));
+      if (summary.stoppedBecause !== undefined) {
+        io.stderr(`Stopped: ${summary.stoppedBecause} Everything finished so far is saved.\n`);
+        return STOPPED_EXIT_CODE;
+      }
       if (summary.interrupted) {
         io.stderr('Interrupted. Everything finished so far is saved; run the same command again to generate the rest.\n');
         return INTERRUPTED_EXIT_CODE;
@@ -156,7 +162,7 @@ export function summaryText(s: ModelGenerationSummary): string {
   if (s.errors > 0) {
     lines.push(`  ${s.errors} entries failed and were written as "Error during inference: ..."; the next run retries them.`);
   }
-  if (s.unfinished > 0) lines.push(`  ${s.unfinished} entries were not finished (interrupted).`);
+  if (s.unfinished > 0) lines.push(`  ${s.unfinished} entries were not finished (${s.stoppedBecause === undefined ? 'interrupted' : 'stopped'}).`);
   if (s.sortedFiles.length > 0) lines.push(`  ${s.sortedFiles.length} result files re-sorted by id.`);
   return `${lines.join('\n')}\n`;
 }

@@ -8,6 +8,7 @@ import type { PyDict, PyValue } from '../py/value.js';
 import { containMultiTurnInteraction } from '../spec/categories.js';
 import type { Model } from '../spec/model.js';
 import type { TestEntry } from '../spec/schemas.js';
+import { ProviderError } from '../util/errors.js';
 import { INFERENCE_ERROR_PREFIX } from './inference-log.js';
 import type { LoopOptions } from './loop-options.js';
 import { inferMultiTurn } from './multi-turn.js';
@@ -16,7 +17,8 @@ import { inferSingleTurn } from './single-turn.js';
 /** What became of one entry. */
 export type EntryOutcome =
   | { readonly kind: 'done'; readonly line: PyDict }
-  | { readonly kind: 'error'; readonly line: PyDict; readonly message: string }
+  /** `unreachable`: every attempt of the failed call failed to connect to the server at all. */
+  | { readonly kind: 'error'; readonly line: PyDict; readonly message: string; readonly unreachable: boolean }
   /** The run was interrupted while the entry ran: nothing is written, the next run redoes it. */
   | { readonly kind: 'interrupted' };
 
@@ -31,7 +33,7 @@ export async function inferEntry(model: Model, entry: TestEntry, options: LoopOp
     // Whatever failed once the run was interrupted failed because of the interruption.
     if (options.signal?.aborted === true) return { kind: 'interrupted' };
     const message = errorMessage(error);
-    return { kind: 'error', line: errorLine(entry.id, message, errorTrace(error)), message };
+    return { kind: 'error', line: errorLine(entry.id, message, errorTrace(error)), message, unreachable: error instanceof ProviderError && error.serverUnreachable };
   }
 }
 

@@ -57,12 +57,21 @@ export interface ModelGenerationSummary {
   /** Entries not written because the run was interrupted. */
   readonly unfinished: number;
   readonly interrupted: boolean;
+  /** Why the run stopped by itself before its end (the server could not be reached); undefined otherwise. */
+  readonly stoppedBecause?: string;
   readonly seconds: number;
   /** Result files re-sorted at the end. */
   readonly sortedFiles: readonly string[];
   /** Warnings printed before the run (skipped categories and the like). */
   readonly warnings: readonly string[];
 }
+
+/**
+ * Entries in a row whose calls never reached the server (every retry refused or unresolvable) after
+ * which the run stops: with a wrong endpoint or a server that is down, each further entry would
+ * only spend its retries (minutes each) to fail the same way.
+ */
+const UNREACHABLE_STOP = 3;
 
 /** Entries this port cannot run for `model`, with the reason. */
 function unsupportedReason(model: Model, id: string): string | undefined {
@@ -106,11 +115,16 @@ export async function generateForModel(model: Model, options: GenerationOptions)
   const progress = new ProgressReporter(`Generating ${model.registryName}`, pending.length, options.progress, {
     ...(options.progressEveryEntries !== undefined && { everyEntries: options.progressEveryEntries }),
   });
+  // Stops the run by itself (see UNREACHABLE_STOP), as Ctrl-C would.
+  const stop = new AbortController();
+  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  let stoppedBecause: string | undefined;
+  let unreachableInARow = 0;
   const loopOptions: LoopOptions = {
     includeInputLog: options.includeInputLog,
     excludeStateLog: options.excludeStateLog,
     simContext: options.simContext,
-    ...(options.signal !== undefined && { signal: options.signal }),
+    signal,
     onRetry: (entryId: string, notice: RetryNotice) =>
       progress.message(`${entryId}: attempt ${notice.attempt} failed (${notice.reason}); retrying in ${(notice.delayMs / 1000).toFixed(1)}s`),
   };
@@ -131,9 +145,16 @@ export async function generateForModel(model: Model, options: GenerationOptions)
           errors++;
           progress.message(`Error during inference of ${entry.id} (written as an error; the next run retries it): ${outcome.message}`);
         }
+        unreachableInARow = outcome.kind === 'error' && outcome.unreachable ? unreachableInARow + 1 : 0;
+        if (unreachableInARow >= UNREACHABLE_STOP && stoppedBecause === undefined) {
+          stoppedBecause =
+            `the last ${unreachableInARow} entries failed without ever reaching the server (${outcome.kind === 'error' ? outcome.message : ''}). ` +
+            'Check the endpoint (--base-url) and that the server is up, then run the same command again.';
+          stop.abort();
+        }
         progress.tick(outcome.kind === 'error');
       },
-      options.signal,
+      signal,
     );
   } finally {
     writer.close();
@@ -155,6 +176,7 @@ export async function generateForModel(model: Model, options: GenerationOptions)
     errors,
     unfinished: pending.length - written,
     interrupted: options.signal?.aborted === true,
+    ...(stoppedBecause !== undefined && { stoppedBecause }),
     seconds: progress.elapsedSeconds(),
     sortedFiles,
   };

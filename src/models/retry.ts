@@ -51,6 +51,9 @@ const RETRIABLE_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
+/** Codes of a connection that could not be made at all: the server was never reached. */
+const CANNOT_CONNECT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 /**
  * SDK error classes that carry no status: a timed-out request and a failed connection. Both SDKs
  * (openai, @anthropic-ai/sdk) name them alike; matching the class name keeps this module free of
@@ -87,7 +90,10 @@ export class ProviderCallError extends ProviderError {
   readonly failures: readonly AttemptFailure[];
 
   constructor(message: string, last: FailureInfo, failures: readonly AttemptFailure[], cause: unknown) {
-    const details: { status?: number; retriable: boolean } = { retriable: last.retriable };
+    // Every attempt failed to connect at all (refused, unknown host, no route).
+    const serverUnreachable =
+      failures.length > 0 && failures.every((f) => f.status === undefined && f.code !== undefined && CANNOT_CONNECT_CODES.has(f.code));
+    const details: { status?: number; retriable: boolean; serverUnreachable: boolean } = { retriable: last.retriable, serverUnreachable };
     if (last.status !== undefined) details.status = last.status;
     super(message, details, { cause });
     this.failures = failures;

@@ -70,15 +70,18 @@ export class ProviderError extends BfclError {
   readonly status: number | undefined;
   /** Whether trying again may succeed (rate limits, 5xx, timeouts). */
   readonly retriable: boolean;
+  /** Whether no attempt reached the server (connection refused, unknown host): a wrong endpoint or a server that is down. */
+  readonly serverUnreachable: boolean;
 
   constructor(
     message: string,
-    details: { status?: number; retriable?: boolean } = {},
+    details: { status?: number; retriable?: boolean; serverUnreachable?: boolean } = {},
     options?: { cause?: unknown },
   ) {
     super(message, options);
     this.status = details.status;
     this.retriable = details.retriable ?? false;
+    this.serverUnreachable = details.serverUnreachable ?? false;
   }
 }
 

@@ -1,10 +1,13 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { INTERRUPTED_EXIT_CODE, runGenerateCommand } from '../../src/cli/generate-command.js';
+import { INTERRUPTED_EXIT_CODE, STOPPED_EXIT_CODE, runGenerateCommand } from '../../src/cli/generate-command.js';
+import { createModel } from '../../src/models/create-model.js';
+import { fallbackModelConfig } from '../../src/models/model-registry.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
 import { packageDataDir } from '../../src/data/data-dir.js';
@@ -54,6 +57,35 @@ describe('bfcl generate', () => {
     const { io, out, cwd } = capture();
     expect(await runCli(['generate', '--model', 'oracle', '--run-ids'], io)).toBe(2);
     expect(out.stderr).toContain(join(cwd, 'test_case_ids_to_generate.json'));
+  });
+
+  it(`stops with exit code ${STOPPED_EXIT_CODE} when the server cannot be reached, after 3 entries, not 6`, async () => {
+    const { io, out, cwd } = capture();
+    // A port nothing listens on: open one, then close it.
+    const probe = createServer();
+    await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((ok) => probe.close(() => ok()));
+    const options: GenerateOptions = {
+      models: ['openai-compatible/down'],
+      testCategories: ['simple_python'],
+      temperature: 0.001,
+      includeInputLog: false,
+      excludeStateLog: false,
+      numThreads: 1,
+      resultDir: join(cwd, 'result'),
+      allowOverwrite: false,
+      runIds: false,
+      dataDir: packageDataDir(),
+      projectRoot: cwd,
+    };
+    const buildModel = (name: string) =>
+      createModel(fallbackModelConfig(name), { baseUrl: `http://127.0.0.1:${port}/v1`, env: {}, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+    expect(await runGenerateCommand(options, io, { buildModel })).toBe(STOPPED_EXIT_CODE);
+    expect(out.stderr).toMatch(/Stopped: the last 3 entries failed without ever reaching the server \(.*ECONNREFUSED.*\)/);
+    expect(out.stderr).toContain('3 entries were not finished (stopped).');
+    const file = join(cwd, 'result', 'openai-compatible_down', 'non_live', 'BFCL_v4_simple_python_result.json');
+    expect(readFileSync(file, 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
   });
 
   it(`stops with exit code ${INTERRUPTED_EXIT_CODE} when interrupted`, async () => {

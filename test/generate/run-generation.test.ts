@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openDataset } from '../../src/data/dataset.js';
 import { type GenerationOptions, generateForModel } from '../../src/generate/run-generation.js';
 import { selectTestEntries, TEST_IDS_FILE } from '../../src/generate/select-entries.js';
+import { ProviderCallError } from '../../src/models/retry.js';
 import { sortById, type Category } from '../../src/spec/categories.js';
 import { type Script, ScriptedModel, fcCall } from './scripted-model.js';
 
@@ -172,6 +173,50 @@ describe('result files', () => {
     expect(summary.written).toBe(3);
     expect(summary.unfinished).toBe(3);
     expect(ids(join(dir, 'scripted-fc', 'non_live', 'BFCL_v4_simple_python_result.json'))).toEqual(['simple_python_0', 'simple_python_1', 'simple_python_2']);
+  });
+
+  it('stops by itself after 3 entries in a row could not reach the server, keeping what finished', async () => {
+    const dir = tmp();
+    const refused = (): ProviderCallError => {
+      const failure = { retriable: true, code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' };
+      return new ProviderCallError('openai POST /chat/completions failed (2 attempts): connect ECONNREFUSED', failure, [
+        { ...failure, attempt: 1, delayMs: 0, label: 'openai POST /chat/completions', error: null },
+        { ...failure, attempt: 2, delayMs: undefined, label: 'openai POST /chat/completions', error: null },
+      ], null);
+    };
+    // The server answers the first entry, then goes away.
+    const script: Script = ({ entryId }) => (entryId === 'simple_python_0' ? { responses: [fcCall('f')] } : { fail: refused() });
+    const model = new ScriptedModel('fc', script);
+    const summary = await generateForModel(model, optionsFor(dir, ['simple_python']));
+    expect(summary.stoppedBecause).toMatch(/^the last 3 entries failed without ever reaching the server \(openai POST .*ECONNREFUSED.*\)\. Check the endpoint/);
+    expect(summary).toMatchObject({ written: 4, errors: 3, unfinished: 2, interrupted: false });
+    expect(model.events.filter((e) => e.startsWith('query'))).toHaveLength(4);
+    // The failed entries are written as errors (the next run retries them); the rest were never started.
+    expect(ids(join(dir, 'scripted-fc', 'non_live', 'BFCL_v4_simple_python_result.json'))).toEqual([
+      'simple_python_0',
+      'simple_python_1',
+      'simple_python_2',
+      'simple_python_3',
+    ]);
+  });
+
+  it('does not stop for failures the server answered (HTTP errors), nor when a success breaks the row', async () => {
+    const dir = tmp();
+    const serverError = new ProviderCallError('failed: 500', { retriable: true, status: 500, message: '500' }, [], null);
+    const refused = new ProviderCallError('failed: refused', { retriable: true, code: 'ECONNREFUSED', message: 'refused' }, [
+      { retriable: true, code: 'ECONNREFUSED', message: 'refused', attempt: 1, delayMs: undefined, label: 'x', error: null },
+    ], null);
+    const failures: Record<string, Error> = {
+      simple_python_0: serverError,
+      simple_python_1: serverError,
+      simple_python_2: serverError,
+      simple_python_3: refused,
+      simple_python_4: refused,
+    };
+    const script: Script = ({ entryId }) => (failures[entryId] === undefined ? { responses: [fcCall('f')] } : { fail: failures[entryId] });
+    const summary = await generateForModel(new ScriptedModel('fc', script), optionsFor(dir, ['simple_python']));
+    expect(summary.stoppedBecause).toBeUndefined();
+    expect(summary).toMatchObject({ written: 6, errors: 5, unfinished: 0 });
   });
 
   it('prints plain progress lines when stderr is not a terminal', async () => {
