@@ -4,6 +4,7 @@
  * sort the result files at the end.
  */
 
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 
 import type { SimContext } from '../sim/simulated-api.js';
@@ -118,6 +119,8 @@ export async function generateForModel(model: Model, options: GenerationOptions)
   // Stops the run by itself (see UNREACHABLE_STOP), as Ctrl-C would.
   const stop = new AbortController();
   const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  // Every request in flight listens to it: one listener per running entry is the design, not a leak.
+  setMaxListeners(0, signal);
   let stoppedBecause: string | undefined;
   let unreachableInARow = 0;
   const loopOptions: LoopOptions = {

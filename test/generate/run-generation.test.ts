@@ -219,6 +219,22 @@ describe('result files', () => {
     expect(summary).toMatchObject({ written: 6, errors: 5, unfinished: 0 });
   });
 
+  it('runs many entries at once on one abort signal without a listener-leak warning', async () => {
+    const dir = tmp();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const script: Script = () => ({ responses: [fcCall('f')], delayMs: 20 });
+      const summary = await generateForModel(new ScriptedModel('fc', script), optionsFor(dir, ['simple_python', 'multiple', 'parallel'], { numThreads: 16 }));
+      expect(summary.written).toBeGreaterThan(11);
+      await new Promise((ok) => setImmediate(ok));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('prints plain progress lines when stderr is not a terminal', async () => {
     const dir = tmp();
     mkdirSync(dir, { recursive: true });
