@@ -10,8 +10,7 @@ import { createModel } from '../../src/models/create-model.js';
 import { fallbackModelConfig } from '../../src/models/model-registry.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
-import { packageDataDir } from '../../src/data/data-dir.js';
-import type { GenerateOptions } from '../../src/spec/options.js';
+import { generateOptions } from '../helpers/generate-options.js';
 
 interface Captured {
   io: CliIo;
@@ -66,19 +65,7 @@ describe('bfcl generate', () => {
     await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((ok) => probe.close(() => ok()));
-    const options: GenerateOptions = {
-      models: ['openai-compatible/down'],
-      testCategories: ['simple_python'],
-      temperature: 0.001,
-      includeInputLog: false,
-      excludeStateLog: false,
-      numThreads: 1,
-      resultDir: join(cwd, 'result'),
-      allowOverwrite: false,
-      runIds: false,
-      dataDir: packageDataDir(),
-      projectRoot: cwd,
-    };
+    const options = generateOptions(cwd, { models: ['openai-compatible/down'], numThreads: 1 });
     const buildModel = (name: string) =>
       createModel(fallbackModelConfig(name), { baseUrl: `http://127.0.0.1:${port}/v1`, env: {}, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
     expect(await runGenerateCommand(options, io, { buildModel })).toBe(STOPPED_EXIT_CODE);
@@ -92,19 +79,7 @@ describe('bfcl generate', () => {
     const { io, out, cwd } = capture();
     const controller = new AbortController();
     controller.abort();
-    const options: GenerateOptions = {
-      models: ['oracle'],
-      testCategories: ['simple_python'],
-      temperature: 0.001,
-      includeInputLog: false,
-      excludeStateLog: false,
-      numThreads: undefined,
-      resultDir: join(cwd, 'result'),
-      allowOverwrite: false,
-      runIds: false,
-      dataDir: packageDataDir(),
-      projectRoot: cwd,
-    };
+    const options = generateOptions(cwd);
     expect(await runGenerateCommand(options, io, { signal: controller.signal })).toBe(INTERRUPTED_EXIT_CODE);
     expect(out.stderr).toContain('Interrupted. Everything finished so far is saved');
     expect(out.stderr).toContain('6 entries were not finished (interrupted).');

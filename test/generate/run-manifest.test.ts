@@ -25,7 +25,7 @@ import {
   redactBaseUrl,
 } from '../../src/generate/run-manifest.js';
 import { createOracleModel } from '../../src/models/oracle.js';
-import type { GenerateOptions } from '../../src/spec/options.js';
+import { generateOptions } from '../helpers/generate-options.js';
 
 const dataset = new BfclDataset(packageDataDir());
 
@@ -42,23 +42,6 @@ function sha256(file: string): string {
 
 function manifestOf(cwd: string, model = 'oracle'): RunManifest {
   return JSON.parse(readFileSync(join(cwd, 'result', model, RUN_MANIFEST_FILE), 'utf8')) as RunManifest;
-}
-
-function generateOptions(cwd: string, overrides: Partial<GenerateOptions> = {}): GenerateOptions {
-  return {
-    models: ['oracle'],
-    testCategories: ['simple_python'],
-    temperature: 0.001,
-    includeInputLog: false,
-    excludeStateLog: false,
-    numThreads: undefined,
-    resultDir: join(cwd, 'result'),
-    allowOverwrite: false,
-    runIds: false,
-    dataDir: packageDataDir(),
-    projectRoot: cwd,
-    ...overrides,
-  };
 }
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
