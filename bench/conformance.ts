@@ -34,7 +34,7 @@ traceCheck();
 
 function scoreCheck(run: string, label: string): void {
   const started = performance.now();
-  const comparisons = compareScoreFiles(join(conformanceDir, run), dataset, conformanceModelSettings);
+  const { scoreFiles: comparisons, csvs } = compareScoreFiles(join(conformanceDir, run), dataset, conformanceModelSettings);
   const ms = (performance.now() - started).toFixed(0);
   let lines = 0;
   let identicalLines = 0;
@@ -49,6 +49,10 @@ function scoreCheck(run: string, label: string): void {
     identicalLines += c.identicalLines;
   }
   console.log(`${label} score lines: ${identicalLines}/${lines} byte-identical (${ms} ms)`);
+  console.log(`${label} leaderboard CSVs: ${csvs.filter((c) => c.identical).length}/${csvs.length} byte-identical`);
+  for (const c of csvs.filter((c) => !c.identical)) {
+    console.log(`    ${c.file}\n      ours: ${c.firstDifference![0].slice(0, 300)}\n      ref:  ${c.firstDifference![1].slice(0, 300)}`);
+  }
 }
 
 async function requestChecks(): Promise<void> {

@@ -3,13 +3,13 @@ import { openDataset } from '../data/dataset.js';
 import type { DecoderMode } from '../evaluate/model-decoder.js';
 import { warnOnDatasetDrift } from '../evaluate/manifest-check.js';
 import { runEvaluationInParallel } from '../evaluate/parallel-evaluation.js';
-import { type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
+import { evaluatedModelsOf, type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
 import type { ResultEntry } from '../evaluate/runners/category-input.js';
 import type { ModelConfig } from '../models/model-registry.js';
 import { writeCsvFiles } from '../report/csv-writer.js';
-import { buildLeaderboardCsvs, type LeaderboardModel } from '../report/leaderboard.js';
+import type { LeaderboardModel } from '../report/leaderboard.js';
+import { buildRunLeaderboard } from '../report/run-leaderboard.js';
 import { renderScoreTable } from '../report/score-table.js';
-import { assembleLeaderboardTable, loadScoreHeaders, type EvaluatedModel } from '../report/score-files.js';
 import type { Category } from '../spec/categories.js';
 import type { EvaluateOptions } from '../spec/options.js';
 import { checkAccuracyGates, describeFailedGate, type AccuracyGate, type GateCheck } from '../inspect/accuracy-gates.js';
@@ -68,17 +68,7 @@ function writeLeaderboard(
   scoreDir: string,
   datasetSize: (category: Category) => number,
 ): { overall: string; models: LeaderboardModel[] } {
-  const evaluated: EvaluatedModel[] = summary.models.map((modelDir) => {
-    const mine = summary.evaluated.filter((e) => e.model === modelDir);
-    return {
-      modelDir,
-      scores: new Map(),
-      costLatency: mine.map((e) => e.costLatency),
-    };
-  });
-  const table = assembleLeaderboardTable(evaluated, loadScoreHeaders(scoreDir));
-  const models: LeaderboardModel[] = table.map((entry) => ({ ...entry, metadata: modelMetadata(entry.modelDir) }));
-  const csvs = buildLeaderboardCsvs(models, { datasetSize });
+  const { csvs, models } = buildRunLeaderboard(evaluatedModelsOf(summary), scoreDir, modelMetadata, { datasetSize });
   writeCsvFiles(scoreDir, csvs);
   return { overall: csvs.get('data_overall.csv') ?? '', models };
 }

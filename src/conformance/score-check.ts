@@ -2,9 +2,12 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { BfclDataset } from '../data/dataset.js';
-import { runEvaluation, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
+import { datasetEntryCounter } from '../data/dataset-size.js';
+import { evaluatedModelsOf, runEvaluation, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
 import { parseJsonLossless } from '../py/json.js';
 import type { PyDict } from '../py/value.js';
+import { LEADERBOARD_CSV_FILES, type ModelMetadata } from '../report/leaderboard.js';
+import { buildRunLeaderboard } from '../report/run-leaderboard.js';
 import { ALL_CATEGORIES, extractTestCategoryFromFileName } from '../spec/categories.js';
 
 /** Agreement of our score file with the reference's for one model and category. */
@@ -47,18 +50,33 @@ function headerFields(line: string): string {
   return ['accuracy', 'correct_count', 'total_count'].map((k) => String(header.get(k))).join('/');
 }
 
+/** Our leaderboard CSV against the reference's, byte for byte. */
+export interface CsvComparison {
+  readonly file: string;
+  readonly identical: boolean;
+  /** The first differing line, as [ours, reference], when they differ. */
+  readonly firstDifference?: [string, string];
+}
+
+/** What a conformance run's evaluation agrees on: every score file, and the six CSVs. */
+export interface RunComparison {
+  readonly scoreFiles: ScoreFileComparison[];
+  readonly csvs: CsvComparison[];
+}
+
 /**
- * Evaluate a conformance run's result folder with our evaluator into a scratch score folder and
- * compare every score file with the reference's.
+ * Evaluate a conformance run's result folder with our evaluator into a scratch score folder, then
+ * compare every score file and the leaderboard CSVs (built as `bfcl evaluate` builds them, with the
+ * run's model registrations) with the reference's.
  */
 export function compareScoreFiles(
   runDir: string,
   dataset: BfclDataset,
   settings: (modelDir: string) => ModelEvaluationSettings,
-): ScoreFileComparison[] {
+): RunComparison {
   const scratch = mkdtempSync(join(tmpdir(), 'bfcl-conformance-'));
   try {
-    runEvaluation({
+    const summary = runEvaluation({
       resultDir: join(runDir, 'result'),
       scoreDir: scratch,
       dataset,
@@ -66,6 +84,10 @@ export function compareScoreFiles(
       partial: false,
       resolveSettings: (modelDir) => settings(modelDir),
     });
+    const { csvs } = buildRunLeaderboard(evaluatedModelsOf(summary), scratch, conformanceModelMetadata, {
+      datasetSize: datasetEntryCounter(dataset),
+    });
+    const csvComparisons = LEADERBOARD_CSV_FILES.map((file) => compareCsv(file, csvs.get(file) ?? '', join(runDir, 'score', file)));
     const comparisons: ScoreFileComparison[] = [];
     const referenceDir = join(runDir, 'score');
     for (const file of walk(referenceDir)) {
@@ -97,7 +119,7 @@ export function compareScoreFiles(
         differences: differences.slice(0, 10),
       });
     }
-    return comparisons;
+    return { scoreFiles: comparisons, csvs: csvComparisons };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -108,4 +130,50 @@ export function conformanceModelSettings(modelDir: string): ModelEvaluationSetti
   if (modelDir === 'openai_gpt-oss-20b') return { decoderMode: 'fc', underscoreToDot: true };
   if (modelDir === 'synthetic-prompt-a') return { decoderMode: 'prompting', underscoreToDot: false };
   return { decoderMode: 'fc', underscoreToDot: false };
+}
+
+function compareCsv(file: string, ours: string, referenceFile: string): CsvComparison {
+  const reference = existsSync(referenceFile) ? readFileSync(referenceFile, 'utf8') : '';
+  if (ours === reference) return { file, identical: true };
+  const oursLines = ours.split('\n');
+  const referenceLines = reference.split('\n');
+  const at = oursLines.findIndex((line, i) => line !== referenceLines[i]);
+  const index = at === -1 ? oursLines.length : at;
+  return { file, identical: false, firstDifference: [oursLines[index] ?? '', referenceLines[index] ?? ''] };
+}
+
+/** The registrations the conformance runs were scored with (shared/conformance/README.md §2, §4). */
+const CONFORMANCE_MODEL_METADATA: ReadonlyMap<string, ModelMetadata> = new Map([
+  [
+    'openai_gpt-oss-20b',
+    {
+      displayName: 'openai/gpt-oss-20b (FC) (vLLM)',
+      url: 'https://huggingface.co/openai/gpt-oss-20b',
+      org: 'OpenAI',
+      license: 'apache-2.0',
+      inputPrice: null,
+      outputPrice: null,
+    },
+  ],
+  ...(['synthetic-fc-a', 'synthetic-prompt-a'] as const).map(
+    (name) =>
+      [
+        name,
+        {
+          displayName: `${name} (${name.includes('fc') ? 'FC' : 'Prompt'})`,
+          url: `https://example.invalid/bfcl-conformance/${name}`,
+          org: 'BFCL conformance',
+          license: 'n/a',
+          inputPrice: null,
+          outputPrice: null,
+        },
+      ] as const,
+  ),
+]);
+
+/** Metadata columns of a conformance run's model; a model the README does not register gets its directory name. */
+export function conformanceModelMetadata(modelDir: string): ModelMetadata {
+  return (
+    CONFORMANCE_MODEL_METADATA.get(modelDir) ?? { displayName: modelDir, url: '', org: '', license: '', inputPrice: null, outputPrice: null }
+  );
 }

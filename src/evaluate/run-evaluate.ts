@@ -16,6 +16,7 @@ import { readResultFile, type ResultFileContent } from './read-results.js';
 import type { ResultEntry } from './runners/category-input.js';
 import { scoreFilePath, writeScoreFile } from './score-file.js';
 import { collectCostLatency, type CostLatencyData } from '../report/cost-latency.js';
+import type { EvaluatedModel } from '../report/score-files.js';
 
 /** How to evaluate one model's results (from the registry, flags, or a guess from the results). */
 export interface ModelEvaluationSettings {
@@ -67,6 +68,15 @@ export interface EvaluateRunSummary {
   readonly missingResultFiles: { model: string; category: Category }[];
   /** Models evaluated in this run, in evaluation order. */
   readonly models: string[];
+}
+
+/** The run's models in evaluation order, each with the cost and latency data of its result files (for the leaderboard). */
+export function evaluatedModelsOf(summary: EvaluateRunSummary): EvaluatedModel[] {
+  return summary.models.map((modelDir) => ({
+    modelDir,
+    scores: new Map(),
+    costLatency: summary.evaluated.filter((e) => e.model === modelDir).map((e) => e.costLatency),
+  }));
 }
 
 /** One result file to evaluate, with its model's settings already decided. */

@@ -26,12 +26,15 @@ describe.skipIf(!available)('reference conformance', () => {
 
   for (const run of ['real-run', 'synthetic']) {
     it(`scores the ${run} results exactly as the reference (verdicts and score-file bytes)`, () => {
-      const comparisons = compareScoreFiles(join(conformanceDir, run), dataset!, conformanceModelSettings);
+      const { scoreFiles: comparisons, csvs } = compareScoreFiles(join(conformanceDir, run), dataset!, conformanceModelSettings);
       expect(comparisons.length).toBeGreaterThanOrEqual(16);
       const verdictDiffs = comparisons.filter((c) => c.sameVerdict !== c.total || !c.headerIdentical);
       expect(verdictDiffs.map((c) => `${c.model} ${c.category}: ${JSON.stringify(c.differences)}`)).toEqual([]);
       const lineDiffs = comparisons.filter((c) => c.identicalLines !== c.lines);
       expect(lineDiffs.map((c) => `${c.model} ${c.category}: ${c.identicalLines}/${c.lines}`)).toEqual([]);
+      // The leaderboard CSVs built from our own score files and result files, as `bfcl evaluate` writes them.
+      expect(csvs.filter((c) => !c.identical).map((c) => `${c.file}: ${JSON.stringify(c.firstDifference)}`)).toEqual([]);
+      expect(csvs).toHaveLength(6);
     });
   }
 });

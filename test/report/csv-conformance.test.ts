@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
+import { conformanceModelMetadata } from '../../src/conformance/score-check.js';
 import { parseJsonLossless } from '../../src/py/json.js';
 import type { PyValue } from '../../src/py/value.js';
 import { collectCostLatency, type CostLatencyData } from '../../src/report/cost-latency.js';
@@ -15,42 +16,12 @@ import {
   OFFICIAL_DATASET_SIZES,
   buildLeaderboardCsvs,
   type LeaderboardModel,
-  type ModelMetadata,
 } from '../../src/report/leaderboard.js';
 import { assembleLeaderboardTable, loadScoreHeaders, type EvaluatedModel } from '../../src/report/score-files.js';
 import { extractTestCategoryFromFileName, sortById, type Category } from '../../src/spec/categories.js';
 
 const dataDir = process.env.BFCL_DATA_DIR;
 const conformanceDir = dataDir === undefined ? '' : resolve(dataDir, '..', 'conformance');
-
-/** Model registrations described in the conformance README. */
-const METADATA: ReadonlyMap<string, ModelMetadata> = new Map([
-  [
-    'openai_gpt-oss-20b',
-    {
-      displayName: 'openai/gpt-oss-20b (FC) (vLLM)',
-      url: 'https://huggingface.co/openai/gpt-oss-20b',
-      org: 'OpenAI',
-      license: 'apache-2.0',
-      inputPrice: null,
-      outputPrice: null,
-    },
-  ],
-  ...(['synthetic-fc-a', 'synthetic-prompt-a'] as const).map(
-    (name) =>
-      [
-        name,
-        {
-          displayName: `${name} (${name.includes('fc') ? 'FC' : 'Prompt'})`,
-          url: `https://example.invalid/bfcl-conformance/${name}`,
-          org: 'BFCL conformance',
-          license: 'n/a',
-          inputPrice: null,
-          outputPrice: null,
-        },
-      ] as const,
-  ),
-]);
 
 function* walk(dir: string): Generator<string> {
   for (const name of readdirSync(dir).sort()) {
@@ -95,7 +66,7 @@ describe.skipIf(!available)('leaderboard CSVs match the reference', () => {
       const build = (): Map<string, string> => {
         if (csvs !== undefined) return csvs;
         const table = assembleLeaderboardTable(evaluatedModels(join(runDir, 'result')), loadScoreHeaders(join(runDir, 'score')));
-        const models: LeaderboardModel[] = table.map((entry) => ({ ...entry, metadata: METADATA.get(entry.modelDir)! }));
+        const models: LeaderboardModel[] = table.map((entry) => ({ ...entry, metadata: conformanceModelMetadata(entry.modelDir) }));
         csvs = buildLeaderboardCsvs(models, { datasetSize });
         return csvs;
       };
