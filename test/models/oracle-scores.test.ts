@@ -16,7 +16,7 @@ import { generateForModel } from '../../src/generate/run-generation.js';
 import { selectTestEntries } from '../../src/generate/select-entries.js';
 import { MULTI_TURN_CATEGORY, SINGLE_TURN_CATEGORY, type Category } from '../../src/spec/categories.js';
 import type { GenerateOptions } from '../../src/spec/options.js';
-import { UNREACHABLE_OFFICIAL_ENTRIES } from '../helpers/unreachable-entries.js';
+import { UNPASSABLE_OFFICIAL_ENTRIES } from '../../src/conformance/unpassable-entries.js';
 
 const CATEGORIES: Category[] = [...SINGLE_TURN_CATEGORY, ...MULTI_TURN_CATEGORY].sort();
 
@@ -77,9 +77,9 @@ describe('oracle generate + evaluate', () => {
       for (const evaluation of scores.values()) {
         for (const failure of evaluation.failures) failures[failure.id] = failure.errorType;
       }
-      expect(failures).toEqual(UNREACHABLE_OFFICIAL_ENTRIES);
+      expect(failures).toEqual(UNPASSABLE_OFFICIAL_ENTRIES);
       for (const [category, evaluation] of scores) {
-        const unreachable = Object.keys(UNREACHABLE_OFFICIAL_ENTRIES).filter((id) => id.startsWith(`${category}_`)).length;
+        const unreachable = Object.keys(UNPASSABLE_OFFICIAL_ENTRIES).filter((id) => id.startsWith(`${category}_`)).length;
         expect({ category, correct: evaluation.correct }).toEqual({ category, correct: evaluation.total - unreachable });
       }
     },

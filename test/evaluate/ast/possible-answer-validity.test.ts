@@ -15,7 +15,7 @@ import { SINGLE_TURN_CATEGORY, isRelevanceOrIrrelevance } from '../../../src/spe
 import { parseJsonLossless } from '../../../src/py/json.js';
 import type { PyDict, PyValue } from '../../../src/py/value.js';
 import { answerCalls } from '../../../src/models/oracle-answers.js';
-import { UNREACHABLE_OFFICIAL_ENTRIES } from '../../helpers/unreachable-entries.js';
+import { UNPASSABLE_OFFICIAL_ENTRIES } from '../../../src/conformance/unpassable-entries.js';
 
 const DATA_DIR = process.env.BFCL_DATA_DIR ?? '';
 /** The categories the AST checker scores. */
@@ -59,7 +59,7 @@ describe.skipIf(!DATA_DIR || !existsSync(DATA_DIR))('correct answers built from 
           expect(resultUnderscored.valid).toBe(result.valid);
         }
       });
-      const expected = Object.fromEntries(Object.entries(UNREACHABLE_OFFICIAL_ENTRIES).filter(([id]) => id.startsWith(`${category}_`)));
+      const expected = Object.fromEntries(Object.entries(UNPASSABLE_OFFICIAL_ENTRIES).filter(([id]) => id.startsWith(`${category}_`)));
       expect(checked).toBe(2 * entries.length);
       expect(failures).toEqual(expected);
     });

@@ -3,7 +3,7 @@
  * function docs (or the checker cannot accept any value), so the reference fails every model on
  * them. Value: the checker's error_type.
  */
-export const UNREACHABLE_OFFICIAL_ENTRIES: Readonly<Record<string, string>> = {
+export const UNPASSABLE_OFFICIAL_ENTRIES: Readonly<Record<string, string>> = {
   // ArrayList of `any`: elements stay strings, but the possible answer holds ints and bools.
   simple_java_36: 'value_error:list/tuple',
   simple_java_65: 'value_error:list/tuple',
