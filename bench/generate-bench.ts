@@ -4,7 +4,7 @@
  * answers a user turn with one tool call and a tool result with text, so each turn takes two steps
  * and exercises decoding, execution on the simulated APIs, logging and result writing.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -177,6 +177,29 @@ export async function runGenerateBench(
     const ms = performance.now() - started;
     if (summary.errors > 0) throw new Error(`${summary.errors} entries failed during the bench`);
     return { entries: summary.written, requests: countRequests(resultDir, model.resultDirName), ms };
+  } finally {
+    child.kill();
+    rmSync(resultDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The same work through the bundled `bfcl generate` binary: the wall time of the whole process
+ * (start-up, dataset loading, generation, the final sort), 800 entries at 16 threads.
+ */
+export async function runGenerateCliBench(dataDir: string, bundledCli: string, threads: number): Promise<GenerateBenchResult> {
+  const { child, url } = await startServer(0);
+  const resultDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-generate-cli-'));
+  try {
+    const args = ['generate', '--model', 'openai-compatible/bench-model', '--base-url', url, '--test-category', 'multi_turn'];
+    args.push('--num-threads', String(threads), '--data-dir', resolve(dataDir), '--result-dir', resultDir);
+    const started = performance.now();
+    const run = spawnSync(process.execPath, [bundledCli, ...args], { encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'bench' } });
+    const ms = performance.now() - started;
+    if (run.status !== 0) throw new Error(`bfcl generate failed (${run.status}): ${run.stderr.slice(-500)}`);
+    const written = /(\d+) of \d+ entries written/.exec(run.stderr);
+    if (written === null) throw new Error(`bfcl generate printed no summary: ${run.stderr.slice(-500)}`);
+    return { entries: Number(written[1]), requests: countRequests(resultDir, 'openai-compatible_bench-model'), ms };
   } finally {
     child.kill();
     rmSync(resultDir, { recursive: true, force: true });
