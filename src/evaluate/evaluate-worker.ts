@@ -3,13 +3,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { BfclDataset } from '../data/dataset.js';
-import type { SimContext } from '../sim/simulated-api.js';
+import { lazySimContext } from '../sim/simulated-api.js';
 import type { LaneMessage, LaneTask } from './parallel-evaluation.js';
 import { runEvaluationJob } from './run-evaluate.js';
 
 const task = workerData as LaneTask;
 const dataset = new BfclDataset(task.dataDir, { validate: task.validate });
-const context: SimContext = { longContext: dataset.longContext() };
+const context = lazySimContext(() => dataset.longContext());
 for (const { index, job } of task.jobs) {
   let message: LaneMessage;
   try {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-import type { SimContext } from '../sim/simulated-api.js';
+import { lazySimContext } from '../sim/simulated-api.js';
 import { getCategoryInfo } from '../spec/categories.js';
 import {
   planEvaluation,
@@ -94,7 +94,7 @@ const DEFAULT_WORKER_START_COST = 1_500_000;
 /** Run the evaluation with up to `threads` threads (see the module comment). */
 export async function runEvaluationInParallel(options: ParallelEvaluateOptions): Promise<EvaluateRunSummary> {
   const plan = planEvaluation(options);
-  const context: SimContext = { longContext: options.dataset.longContext() };
+  const context = lazySimContext(() => options.dataset.longContext());
   const results: (EvaluatedCategory | undefined)[] = new Array(plan.jobs.length).fill(undefined);
   let reported = 0;
   const finish = (index: number, result: EvaluatedCategory): void => {

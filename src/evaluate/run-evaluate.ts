@@ -1,6 +1,6 @@
 import type { BfclDataset } from '../data/dataset.js';
 import { listResultFiles } from '../data/result-files.js';
-import type { SimContext } from '../sim/simulated-api.js';
+import { lazySimContext, type SimContext } from '../sim/simulated-api.js';
 import {
   isCategory,
   isChatable,
@@ -175,7 +175,7 @@ export function runEvaluationJob(
  * (the reference's `runner`), in this thread. Leaderboard CSVs are written by the caller.
  */
 export function runEvaluation(options: EvaluateRunOptions): EvaluateRunSummary {
-  const context: SimContext = { longContext: options.dataset.longContext() };
+  const context = lazySimContext(() => options.dataset.longContext());
   const plan = planEvaluation(options);
   const evaluated = plan.jobs.map((job) => {
     const result = runEvaluationJob(job, options.dataset, context, options.scoreDir, options.partial);

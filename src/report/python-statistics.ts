@@ -7,7 +7,7 @@
  * and only the result is rounded to a double, exactly as CPython does with `fractions.Fraction`.
  */
 
-import { bitLength, floatToRatio, intTrueDivide } from '../py/numbers.js';
+import { bitLength, intTrueDivide } from '../py/numbers.js';
 import { PyException } from '../py/value.js';
 
 /** A number as Python sees it: `bigint` for int, `number` for float. */
@@ -31,12 +31,19 @@ function reduce(r: Rational): Rational {
   return g <= 1n ? r : { num: r.num / g, den: r.den / g };
 }
 
-/** The exact value of a finite double or an int (`float.as_integer_ratio()`). */
+/** The exact value of a finite double or an int (`float.as_integer_ratio()`, lowest terms). */
 export function exactRatio(x: PyNumber): { num: bigint; den: bigint } {
   if (typeof x === 'bigint') return { num: x, den: 1n };
   if (!Number.isFinite(x)) throw new PyException('ValueError', `cannot convert ${x > 0 ? 'Infinity' : Number.isNaN(x) ? 'NaN' : '-Infinity'} to integer ratio`);
-  const { mantissa: num, exponent } = floatToRatio(x);
-  return exponent >= 0 ? { num: num << BigInt(exponent), den: 1n } : reduce({ num, den: 1n << BigInt(-exponent) });
+  // Doubling a double is exact, so the first power of two that makes x integral gives an odd
+  // numerator: the ratio in lowest terms without a gcd (this runs for every latency of a run).
+  let scaled = x;
+  let halvings = 0;
+  while (!Number.isInteger(scaled)) {
+    scaled *= 2;
+    halvings++;
+  }
+  return { num: BigInt(scaled), den: halvings === 0 ? 1n : 1n << BigInt(halvings) };
 }
 
 /** Sum of exact values, by the shared denominator (a power of two for doubles). */

@@ -231,11 +231,16 @@ export class GorillaFileSystem extends SimulatedApi {
   root: Directory = new Directory(DEFAULT_ROOT_NAME, null);
 
   private _current_dir: Directory = this.root;
-  private readonly _filler: LongContextData;
+  private readonly _ctx: SimContext;
 
   constructor(ctx: SimContext) {
     super();
-    this._filler = ctx.longContext;
+    this._ctx = ctx;
+  }
+
+  /** The long-context filler, read only when an entry needs it (the context may load it lazily). */
+  private get _filler(): LongContextData {
+    return this._ctx.longContext;
   }
 
   _loadScenario(scenario: PyDict, longContext: boolean): void {

@@ -32,6 +32,20 @@ export interface SimContext {
 }
 
 /**
+ * A context whose long-context filler is loaded on first use: only long-context entries read it,
+ * and a run without them need not parse the file.
+ */
+export function lazySimContext(load: () => LongContextData): SimContext {
+  let loaded: LongContextData | undefined;
+  return {
+    get longContext(): LongContextData {
+      loaded ??= load();
+      return loaded;
+    },
+  };
+}
+
+/**
  * Base of the eight simulated APIs.
  *
  * Rules every subclass follows so that the executor and the state checker can treat them alike:

@@ -186,11 +186,16 @@ export class TradingBot extends SimulatedApi {
   long_context = false;
 
   private _random = new PyRandom(DEFAULT_RANDOM_SEED);
-  private readonly _filler: LongContextData;
+  private readonly _ctx: SimContext;
 
   constructor(ctx: SimContext) {
     super();
-    this._filler = ctx.longContext;
+    this._ctx = ctx;
+  }
+
+  /** The long-context filler, read only when an entry needs it (the context may load it lazily). */
+  private get _filler(): LongContextData {
+    return this._ctx.longContext;
   }
 
   _loadScenario(scenario: PyDict, longContext: boolean): void {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
 import { pyRound } from '../../src/py/builtins.js';
+import { floatToRatio } from '../../src/py/numbers.js';
 import { floatRepr } from '../../src/py/repr.js';
 import { PyException } from '../../src/py/value.js';
 import {
@@ -81,6 +82,33 @@ describe('numpyRound', () => {
 });
 
 describe('exact arithmetic helpers', () => {
+  test('exactRatio agrees with the bit-level mantissa and exponent, in lowest terms, over many doubles', () => {
+    const view = new DataView(new ArrayBuffer(8));
+    let seed = 12345;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const samples = [0, -0, 5e-324, -5e-324, 2.2250738585072014e-308, Number.MAX_VALUE, 1 / 3, 0.1, 1e-7, 123.456, 2 ** 53 + 2];
+    for (let i = 0; i < 2000; i++) {
+      view.setUint32(0, Math.floor(random() * 2 ** 32));
+      view.setUint32(4, Math.floor(random() * 2 ** 32));
+      const x = view.getFloat64(0);
+      if (Number.isFinite(x)) samples.push(x);
+      samples.push(random() * 10, Math.round(random() * 1e6) / 1e3);
+    }
+    for (const x of samples) {
+      const { mantissa, exponent } = floatToRatio(x);
+      let num = exponent >= 0 ? mantissa << BigInt(exponent) : mantissa;
+      let den = exponent >= 0 ? 1n : 1n << BigInt(-exponent);
+      while (den > 1n && num % 2n === 0n) {
+        num /= 2n;
+        den /= 2n;
+      }
+      expect(exactRatio(x), String(x)).toEqual({ num, den });
+    }
+  });
+
   test('exactRatio gives the binary value of a double', () => {
     expect(exactRatio(0.1)).toEqual({ num: 3602879701896397n, den: 36028797018963968n });
     expect(exactRatio(-2.5)).toEqual({ num: -5n, den: 2n });
