@@ -116,9 +116,12 @@ export async function generateForModel(model: Model, options: GenerationOptions)
   const progress = new ProgressReporter(`Generating ${model.registryName}`, pending.length, options.progress, {
     ...(options.progressEveryEntries !== undefined && { everyEntries: options.progressEveryEntries }),
   });
-  // Stops the run by itself (see UNREACHABLE_STOP), as Ctrl-C would.
+  // Fires on Ctrl-C (options.signal) and when the run stops by itself (see UNREACHABLE_STOP).
   const stop = new AbortController();
-  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  const onInterrupt = (): void => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted === true) onInterrupt();
+  else options.signal?.addEventListener('abort', onInterrupt, { once: true });
+  const signal = stop.signal;
   // Every request in flight listens to it: one listener per running entry is the design, not a leak.
   setMaxListeners(0, signal);
   let stoppedBecause: string | undefined;
@@ -161,6 +164,7 @@ export async function generateForModel(model: Model, options: GenerationOptions)
     );
   } finally {
     writer.close();
+    options.signal?.removeEventListener('abort', onInterrupt);
   }
   progress.finish();
 

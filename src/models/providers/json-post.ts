@@ -14,7 +14,7 @@
  * failure with the socket error as cause; `retry.ts` classifies all three the same way.
  */
 
-import { exchange, MAX_TIMER_MS, type Answer } from './http-fetch.js';
+import { exchange, MAX_TIMER_MS, RequestTimeoutError, type Answer } from './http-fetch.js';
 import type { RawAnswer, RawPost } from './transport.js';
 
 const REDIRECTS_KEEPING_POST: ReadonlySet<number> = new Set([307, 308]);
@@ -57,15 +57,20 @@ export function jsonPost(endpoint: JsonEndpoint, fetchImpl?: typeof globalThis.f
 
   if (fetchImpl !== undefined) {
     return async (path, body, { timeoutMs, signal }) => {
-      const signals = [signal, timeoutMs <= MAX_TIMER_MS ? AbortSignal.timeout(timeoutMs) : undefined].filter((s) => s !== undefined);
-      const response = await fetchImpl(base + path, {
-        method: 'POST',
-        headers,
-        body: body.toString('utf8'),
-        ...(signals.length > 0 && { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) }),
-      });
-      if (!response.ok) throw new HttpStatusError(response.status, response.headers, await response.text());
-      return response;
+      // The caller's signal or the time limit, whichever fires first (no AbortSignal.any: Node 20.0–20.2 lack it).
+      const controller = new AbortController();
+      const abort = (): void => controller.abort(signal?.reason);
+      if (signal?.aborted === true) abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      const timer = timeoutMs <= MAX_TIMER_MS ? setTimeout(() => controller.abort(new RequestTimeoutError(`Request timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+      try {
+        const response = await fetchImpl(base + path, { method: 'POST', headers, body: body.toString('utf8'), signal: controller.signal });
+        if (!response.ok) throw new HttpStatusError(response.status, response.headers, await response.text());
+        return response;
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
+      }
     };
   }
 
