@@ -11,6 +11,7 @@ import type { SimContext } from '../sim/simulated-api.js';
 import { isAgentic, isFormatSensitivity, sortById, type Category } from '../spec/categories.js';
 import type { Model, RetryNotice } from '../spec/model.js';
 import type { TestEntry } from '../spec/schemas.js';
+import { combineSignals } from '../util/abort-signals.js';
 import { inferEntry } from './infer-entry.js';
 import type { LoopOptions } from './loop-options.js';
 import { ProgressReporter, type ProgressSink } from './progress.js';
@@ -118,10 +119,8 @@ export async function generateForModel(model: Model, options: GenerationOptions)
   });
   // Fires on Ctrl-C (options.signal) and when the run stops by itself (see UNREACHABLE_STOP).
   const stop = new AbortController();
-  const onInterrupt = (): void => stop.abort(options.signal?.reason);
-  if (options.signal?.aborted === true) onInterrupt();
-  else options.signal?.addEventListener('abort', onInterrupt, { once: true });
-  const signal = stop.signal;
+  const combined = combineSignals(options.signal, stop.signal);
+  const signal = combined.signal;
   // Every request in flight listens to it: one listener per running entry is the design, not a leak.
   setMaxListeners(0, signal);
   let stoppedBecause: string | undefined;
@@ -164,7 +163,7 @@ export async function generateForModel(model: Model, options: GenerationOptions)
     );
   } finally {
     writer.close();
-    options.signal?.removeEventListener('abort', onInterrupt);
+    combined.dispose();
   }
   progress.finish();
 

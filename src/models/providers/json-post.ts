@@ -14,6 +14,7 @@
  * failure with the socket error as cause; `retry.ts` classifies all three the same way.
  */
 
+import { combineSignals } from '../../util/abort-signals.js';
 import { exchange, MAX_TIMER_MS, RequestTimeoutError, type Answer } from './http-fetch.js';
 import type { RawAnswer, RawPost } from './transport.js';
 
@@ -57,19 +58,17 @@ export function jsonPost(endpoint: JsonEndpoint, fetchImpl?: typeof globalThis.f
 
   if (fetchImpl !== undefined) {
     return async (path, body, { timeoutMs, signal }) => {
-      // The caller's signal or the time limit, whichever fires first (no AbortSignal.any: Node 20.0–20.2 lack it).
-      const controller = new AbortController();
-      const abort = (): void => controller.abort(signal?.reason);
-      if (signal?.aborted === true) abort();
-      signal?.addEventListener('abort', abort, { once: true });
-      const timer = timeoutMs <= MAX_TIMER_MS ? setTimeout(() => controller.abort(new RequestTimeoutError(`Request timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+      // The caller's signal or the time limit, whichever fires first.
+      const timeout = new AbortController();
+      const timer = timeoutMs <= MAX_TIMER_MS ? setTimeout(() => timeout.abort(new RequestTimeoutError(`Request timed out after ${timeoutMs} ms`)), timeoutMs) : undefined;
+      const combined = combineSignals(signal, timeout.signal);
       try {
-        const response = await fetchImpl(base + path, { method: 'POST', headers, body: body.toString('utf8'), signal: controller.signal });
+        const response = await fetchImpl(base + path, { method: 'POST', headers, body: body.toString('utf8'), signal: combined.signal });
         if (!response.ok) throw new HttpStatusError(response.status, response.headers, await response.text());
         return response;
       } finally {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', abort);
+        combined.dispose();
       }
     };
   }

@@ -6,6 +6,7 @@
 
 import type { PyDict } from '../../py/value.js';
 import type { QueryOptions } from '../../spec/model.js';
+import { combineSignals } from '../../util/abort-signals.js';
 import { withRetry, type AttemptFailure, type RetryPolicy } from '../retry.js';
 import { decodeBody, encodeBody } from './wire.js';
 
@@ -116,27 +117,4 @@ export class ProviderTransport {
     );
     return { json: decodeBody(text, label), latency };
   }
-}
-
-/**
- * One signal that fires when either fires (undefined when neither is given). Plain listeners,
- * removed after the request: `AbortSignal.any` is costly per request and keeps its sources linked.
- */
-function combineSignals(
-  a: AbortSignal | undefined,
-  b: AbortSignal | undefined,
-): { signal: AbortSignal | undefined; dispose: () => void } {
-  if (a === undefined || b === undefined) return { signal: a ?? b, dispose: () => {} };
-  const controller = new AbortController();
-  if (a.aborted || b.aborted) controller.abort();
-  const abort = (): void => controller.abort();
-  a.addEventListener('abort', abort, { once: true });
-  b.addEventListener('abort', abort, { once: true });
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      a.removeEventListener('abort', abort);
-      b.removeEventListener('abort', abort);
-    },
-  };
 }
