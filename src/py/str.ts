@@ -13,46 +13,33 @@ export const PY_SPACE_CLASS = String.raw`\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000
 
 const PY_SPACE = new RegExp(`[${PY_SPACE_CLASS}]`);
 
-/** Whether a UTF-16 unit should be stripped; undefined when `chars` holds astral characters. */
-function stripTest(chars: string | undefined): ((unit: string) => boolean) | undefined {
-  if (chars === undefined) return (unit) => PY_SPACE.test(unit);
-  if (/[\ud800-\udfff]/.test(chars)) return undefined;
-  // With BMP-only chars, a surrogate of `s` never matches, so scanning UTF-16 units is exact.
-  return (unit) => chars.includes(unit);
+/**
+ * `s` cut after its leading (and, with `bothEnds`, trailing) characters in `chars` (default:
+ * Unicode whitespace). `s` is scanned by UTF-16 unit, which is exact while `chars` is all BMP (a
+ * surrogate of `s` then never matches); with astral `chars` it is scanned by code point.
+ */
+function stripEnds(s: string, chars: string | undefined, bothEnds: boolean): string {
+  const astral = chars !== undefined && /[\ud800-\udfff]/.test(chars);
+  const codePoints = astral ? Array.from(s) : undefined;
+  const set = astral ? new Set(Array.from(chars)) : undefined;
+  const strips = (unit: string): boolean =>
+    chars === undefined ? PY_SPACE.test(unit) : set !== undefined ? set.has(unit) : chars.includes(unit);
+  const units: ArrayLike<string> = codePoints ?? s;
+  let start = 0;
+  let end = units.length;
+  while (start < end && strips(units[start]!)) start++;
+  if (bothEnds) while (end > start && strips(units[end - 1]!)) end--;
+  return codePoints === undefined ? s.slice(start, end) : codePoints.slice(start, end).join('');
 }
 
 /** Python `s.strip(chars)`; with no `chars`, strips Unicode whitespace as `str.strip()` does. */
 export function pyStrip(s: string, chars?: string): string {
-  const strip = stripTest(chars);
-  if (strip === undefined) {
-    const set = new Set(Array.from(chars!));
-    const cps = Array.from(s);
-    let start = 0;
-    let end = cps.length;
-    while (start < end && set.has(cps[start]!)) start++;
-    while (end > start && set.has(cps[end - 1]!)) end--;
-    return cps.slice(start, end).join('');
-  }
-  let start = 0;
-  let end = s.length;
-  while (start < end && strip(s[start]!)) start++;
-  while (end > start && strip(s[end - 1]!)) end--;
-  return s.slice(start, end);
+  return stripEnds(s, chars, true);
 }
 
 /** Python `s.lstrip(chars)`. */
 export function pyLstrip(s: string, chars?: string): string {
-  const strip = stripTest(chars);
-  if (strip === undefined) {
-    const set = new Set(Array.from(chars!));
-    const cps = Array.from(s);
-    let start = 0;
-    while (start < cps.length && set.has(cps[start]!)) start++;
-    return cps.slice(start).join('');
-  }
-  let start = 0;
-  while (start < s.length && strip(s[start]!)) start++;
-  return s.slice(start);
+  return stripEnds(s, chars, false);
 }
 
 /** Python `s[start:end]` (code points, not UTF-16 units; negative bounds count from the end). */
