@@ -11,12 +11,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BfclDataset } from '../src/data/dataset.js';
 import { runEvaluation, type ModelSettingsResolver } from '../src/evaluate/run-evaluate.js';
+import { ORACLE_EVALUATION_SETTINGS } from '../src/conformance/oracle-check.js';
 import { conformanceModelSettings } from '../src/conformance/score-check.js';
 import { buildGroundTruthTrace } from '../src/conformance/trace-check.js';
 import { ALL_CATEGORIES, MULTI_TURN_CATEGORY } from '../src/spec/categories.js';
 import { EntryExecutor } from '../src/exec/executor.js';
 import { pyDeepCopy } from '../src/py/operators.js';
 import { runGenerateBench, runGenerateCliBench } from './generate-bench.js';
+import { BUNDLED_CLI, generateOracleResults } from './oracle-results.js';
 
 interface ScenarioResult {
   readonly entries: number;
@@ -104,7 +106,7 @@ const SCENARIOS: Record<string, Scenario> = {
       'evaluate ground-truth results of all 17 single- and multi-turn categories of the official data in-process (load + check + score files)',
     prepare: () => prepareOracleResults(),
     // The oracle's registry settings (what `bfcl evaluate` uses for it).
-    run: () => evaluateRun(join(oracleRunDir(), 'result'), () => ({ decoderMode: 'fc', underscoreToDot: true })),
+    run: () => evaluateRun(join(oracleRunDir(), 'result'), () => ORACLE_EVALUATION_SETTINGS),
   },
   'evaluate-oracle-cli': {
     label:
@@ -173,8 +175,6 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-const BUNDLED_CLI = fileURLToPath(new URL('../bin/bfcl.mjs', import.meta.url));
-
 /** `bfcl evaluate` of `resultDir` (one model, or all) on the official data, into a fresh score folder. */
 function evaluateCliArgs(resultDir: string, model?: string): string[] {
   const scoreDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-cli-'));
@@ -190,12 +190,7 @@ function prepareOracleResults(): void {
   if (oracleResultsMade) return;
   oracleResultsMade = true;
   rmSync(oracleRunDir(), { recursive: true, force: true });
-  const args = ['generate', '--model', 'oracle', '--test-category', 'single_turn,multi_turn', '--data-dir', resolve(dataDir!)];
-  const run = spawnSync(process.execPath, [BUNDLED_CLI, ...args, '--result-dir', join(oracleRunDir(), 'result'), '--num-threads', '8'], {
-    encoding: 'utf8',
-    env: process.env,
-  });
-  if (run.status !== 0) throw new Error(`bfcl generate --model oracle failed (${run.status}): ${run.stderr}`);
+  generateOracleResults(dataDir!, join(oracleRunDir(), 'result'));
 }
 
 /** Run the bundled binary; entries are the totals it prints per category (`(correct/total)`). */

@@ -3,11 +3,9 @@
  * Needs BFCL_DATA_DIR (the official dataset); the conformance folder is BFCL_CONFORMANCE_DIR or
  * the `conformance` folder beside the dataset.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BfclDataset } from '../src/data/dataset.js';
 import { compareDecodeCases, compareGoldenRequests } from '../src/conformance/requests-check.js';
 import { checkOracleResults } from '../src/conformance/oracle-check.js';
@@ -15,6 +13,7 @@ import { compareScoreFiles, conformanceModelSettings } from '../src/conformance/
 import { UNPASSABLE_OFFICIAL_ENTRIES } from '../src/conformance/unpassable-entries.js';
 import { MULTI_TURN_CATEGORY, SINGLE_TURN_CATEGORY } from '../src/spec/categories.js';
 import { buildGroundTruthTrace, compareWithReferenceTrace } from '../src/conformance/trace-check.js';
+import { generateOracleResults } from './oracle-results.js';
 
 const dataDir = process.env.BFCL_DATA_DIR;
 if (dataDir === undefined || !existsSync(dataDir)) {
@@ -79,11 +78,10 @@ function oracleCheck(): void {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'bfcl-conformance-oracle-'));
   try {
-    const cli = fileURLToPath(new URL('../bin/bfcl.mjs', import.meta.url));
-    const args = ['generate', '--model', 'oracle', '--test-category', 'single_turn,multi_turn', '--data-dir', resolve(dataDir!)];
-    const run = spawnSync(process.execPath, [cli, ...args, '--result-dir', join(dir, 'result'), '--num-threads', '8'], { encoding: 'utf8' });
-    if (run.status !== 0) {
-      console.log(`oracle (ground truth as output): bfcl generate failed (${run.status}): ${run.stderr.slice(-500)}`);
+    try {
+      generateOracleResults(dataDir!, join(dir, 'result'));
+    } catch (error) {
+      console.log(`oracle (ground truth as output): ${(error as Error).message.slice(-500)}`);
       return;
     }
     const categories = [...SINGLE_TURN_CATEGORY, ...MULTI_TURN_CATEGORY];

@@ -6,9 +6,12 @@
  */
 
 import type { BfclDataset } from '../data/dataset.js';
-import { runEvaluation } from '../evaluate/run-evaluate.js';
+import { runEvaluation, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
 import type { Category } from '../spec/categories.js';
 import { UNPASSABLE_OFFICIAL_ENTRIES } from './unpassable-entries.js';
+
+/** How the oracle's results are evaluated (its registry settings): FC decoding, `_` for `.` in names. */
+export const ORACLE_EVALUATION_SETTINGS: ModelEvaluationSettings = { decoderMode: 'fc', underscoreToDot: true };
 
 export interface OracleComparison {
   readonly correct: number;
@@ -30,7 +33,7 @@ export function checkOracleResults(resultDir: string, scoreDir: string, dataset:
     dataset,
     categories,
     partial: false,
-    resolveSettings: () => ({ decoderMode: 'fc', underscoreToDot: true }),
+    resolveSettings: () => ORACLE_EVALUATION_SETTINGS,
   });
   let correct = 0;
   let total = 0;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { buildModel } from '../../src/cli/generate-command.js';
+import { ORACLE_EVALUATION_SETTINGS } from '../../src/conformance/oracle-check.js';
 import { type BfclDataset, openDataset } from '../../src/data/dataset.js';
 import { runEvaluation } from '../../src/evaluate/run-evaluate.js';
 import { generateForModel } from '../../src/generate/run-generation.js';
@@ -50,7 +51,7 @@ async function generateAndEvaluate(dataset: BfclDataset) {
     categories: CATEGORIES,
     partial: false,
     // The oracle answers like an FC model that writes `_` for `.` in function names.
-    resolveSettings: () => ({ decoderMode: 'fc', underscoreToDot: true }),
+    resolveSettings: () => ORACLE_EVALUATION_SETTINGS,
   });
   const scores = new Map(evaluation.evaluated.map((e) => [e.category, { ...e.evaluation, failures: e.taxonomy.entries }]));
   return { summary, scores };
