@@ -9,6 +9,7 @@ import { type GenerationOptions, generateForModel } from '../../src/generate/run
 import { selectTestEntries, TEST_IDS_FILE } from '../../src/generate/select-entries.js';
 import { ProviderCallError } from '../../src/models/retry.js';
 import { sortById, type Category } from '../../src/spec/categories.js';
+import { generationOptions } from '../helpers/generate-options.js';
 import { type Script, ScriptedModel, fcCall } from './scripted-model.js';
 
 const dataset = openDataset();
@@ -18,20 +19,7 @@ function tmp(): string {
 }
 
 function optionsFor(resultDir: string, categories: Category[], overrides: Partial<GenerationOptions> = {}): GenerationOptions {
-  const selection = selectTestEntries(dataset, { categories, runIds: false, projectRoot: resultDir });
-  return {
-    categories: selection.categories,
-    entries: selection.entries,
-    resultDir,
-    allowOverwrite: false,
-    runIds: false,
-    includeInputLog: false,
-    excludeStateLog: false,
-    numThreads: 1,
-    simContext: { longContext: dataset.longContext() },
-    progress: { write: () => {}, isTTY: false },
-    ...overrides,
-  };
+  return generationOptions(dataset, resultDir, categories, overrides);
 }
 
 function lines(file: string): Record<string, unknown>[] {

@@ -25,7 +25,7 @@ import {
   redactBaseUrl,
 } from '../../src/generate/run-manifest.js';
 import { createOracleModel } from '../../src/models/oracle.js';
-import { generateOptions } from '../helpers/generate-options.js';
+import { generateOptions, generationOptions } from '../helpers/generate-options.js';
 
 const dataset = new BfclDataset(packageDataDir());
 
@@ -161,16 +161,7 @@ describe('bfcl generate writes a run manifest', () => {
     const times = [new Date('2025-01-02T03:04:05.000Z'), new Date('2025-01-02T03:04:09.500Z')];
     const run = generateWithManifest(
       createOracleModel({ groundTruth: () => undefined }),
-      {
-        categories: ['simple_python'],
-        entries: dataset.loadTestEntries('simple_python'),
-        resultDir: options.resultDir,
-        allowOverwrite: false,
-        runIds: false,
-        includeInputLog: false,
-        excludeStateLog: false,
-        numThreads: 1,
-        simContext: { longContext: dataset.longContext() },
+      generationOptions(dataset, options.resultDir, ['simple_python'], {
         progress: {
           write: () => {
             throw new Error('stderr is gone');
@@ -178,7 +169,7 @@ describe('bfcl generate writes a run manifest', () => {
           isTTY: false,
         },
         progressEveryEntries: 1,
-      },
+      }),
       { dataset, options, apiModelId: 'oracle', now: () => times.shift()! },
     );
     await expect(run).rejects.toThrow('stderr is gone');

@@ -14,35 +14,24 @@ import { ORACLE_EVALUATION_SETTINGS } from '../../src/conformance/oracle-check.j
 import { type BfclDataset, openDataset } from '../../src/data/dataset.js';
 import { runEvaluation } from '../../src/evaluate/run-evaluate.js';
 import { generateForModel } from '../../src/generate/run-generation.js';
-import { selectTestEntries } from '../../src/generate/select-entries.js';
 import { MULTI_TURN_CATEGORY, SINGLE_TURN_CATEGORY, type Category } from '../../src/spec/categories.js';
 import type { GenerateOptions } from '../../src/spec/options.js';
+import { generationOptions } from '../helpers/generate-options.js';
 import { UNPASSABLE_OFFICIAL_ENTRIES } from '../../src/conformance/unpassable-entries.js';
 
 const CATEGORIES: Category[] = [...SINGLE_TURN_CATEGORY, ...MULTI_TURN_CATEGORY].sort();
 
 async function generateAndEvaluate(dataset: BfclDataset) {
   const dir = mkdtempSync(join(tmpdir(), 'bfcl-oracle-'));
-  const selection = selectTestEntries(dataset, { categories: CATEGORIES, runIds: false, projectRoot: dir });
+  const options = generationOptions(dataset, join(dir, 'result'), CATEGORIES, { numThreads: 4 });
   const model = buildModel('oracle', {
     dataset,
-    categories: selection.categories,
+    categories: options.categories,
     options: {} as GenerateOptions,
     io: { stdout: () => {}, stderr: () => {}, env: {}, cwd: dir },
     signal: new AbortController().signal,
   });
-  const summary = await generateForModel(model, {
-    categories: selection.categories,
-    entries: selection.entries,
-    resultDir: join(dir, 'result'),
-    allowOverwrite: false,
-    runIds: false,
-    includeInputLog: false,
-    excludeStateLog: false,
-    numThreads: 4,
-    simContext: { longContext: dataset.longContext() },
-    progress: { write: () => {}, isTTY: false },
-  });
+  const summary = await generateForModel(model, options);
   expect(summary.errors).toBe(0);
   const evaluation = runEvaluation({
     resultDir: join(dir, 'result'),
