@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { BfclDataset } from '../data/dataset.js';
@@ -9,6 +9,7 @@ import type { PyDict } from '../py/value.js';
 import { LEADERBOARD_CSV_FILES, type ModelMetadata } from '../report/leaderboard.js';
 import { buildRunLeaderboard } from '../report/run-leaderboard.js';
 import { ALL_CATEGORIES, extractTestCategoryFromFileName } from '../spec/categories.js';
+import { filesUnder } from '../util/files-under.js';
 
 /** Agreement of our score file with the reference's for one model and category. */
 export interface ScoreFileComparison {
@@ -24,14 +25,6 @@ export interface ScoreFileComparison {
   readonly lines: number;
   /** A few ids whose verdict differs: id → [ours, reference]. */
   readonly differences: [string, string, string][];
-}
-
-function* walk(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* walk(path);
-    else yield path;
-  }
 }
 
 function verdicts(lines: readonly string[]): Map<string, string> {
@@ -90,7 +83,7 @@ export function compareScoreFiles(
     const csvComparisons = LEADERBOARD_CSV_FILES.map((file) => compareCsv(file, csvs.get(file) ?? '', join(runDir, 'score', file)));
     const comparisons: ScoreFileComparison[] = [];
     const referenceDir = join(runDir, 'score');
-    for (const file of walk(referenceDir)) {
+    for (const file of filesUnder(referenceDir)) {
       const category = extractTestCategoryFromFileName(file.slice(file.lastIndexOf('/') + 1));
       if (category === undefined || !file.endsWith('_score.json')) continue;
       const rel = relative(referenceDir, file);

@@ -3,7 +3,7 @@
  * written) from its result files: the input of `bfcl diff`.
  */
 
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 
 import type { BfclDataset } from '../data/dataset.js';
@@ -23,6 +23,7 @@ import {
   type Category,
 } from '../spec/categories.js';
 import { UsageError } from '../util/errors.js';
+import { filesUnder } from '../util/files-under.js';
 import { readScoreFile } from './score-lookup.js';
 
 /** One category of a run. */
@@ -58,22 +59,13 @@ export interface RunLocation {
 
 const GROUP_DIRS = new Set(['non_live', 'live', 'multi_turn', 'agentic', 'format_sensitivity']);
 
-function* walk(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    const stat = statSync(path);
-    if (stat.isDirectory()) yield* walk(path);
-    else if (stat.isFile()) yield path;
-  }
-}
-
 const SCORE_FILE = /^BFCL_v4_.+_score\.json$/;
 const RESULT_FILE = /^BFCL_v4_.+_result\.json$/;
 
 /** The model directory inside `dir` holding files of `kind` (`dir` itself, or its only model folder). */
 function modelDirIn(dir: string, pattern: RegExp): string | undefined | { several: string[] } {
   const models = new Set<string>();
-  for (const file of walk(dir)) {
+  for (const file of filesUnder(dir)) {
     if (!pattern.test(basename(file))) continue;
     const first = relative(dir, file).split(sep)[0]!;
     if (GROUP_DIRS.has(first)) return dir;
@@ -142,7 +134,7 @@ function datasetIds(dataset: BfclDataset, category: Category, cache: Map<Categor
 function readScoreRun(location: RunLocation, dataset: BfclDataset, categories: ReadonlySet<Category> | undefined): Map<Category, CategoryVerdicts> {
   const out = new Map<Category, CategoryVerdicts>();
   const idCache = new Map<Category, string[] | undefined>();
-  for (const file of walk(location.dir)) {
+  for (const file of filesUnder(location.dir)) {
     if (!SCORE_FILE.test(basename(file))) continue;
     const category = extractTestCategoryFromFileName(basename(file));
     if (category === undefined || !isCategory(category) || (categories !== undefined && !categories.has(category))) continue;

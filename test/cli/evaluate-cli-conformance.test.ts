@@ -2,23 +2,17 @@
  * The evaluate command end to end (in-process CLI) on the reference's synthetic FC run: with the
  * model's registration given by flags, every score file is byte-identical to the reference's.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+
+import { filesUnder } from '../../src/util/files-under.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
 
 const dataDir = process.env.BFCL_DATA_DIR;
 const conformanceDir = dataDir === undefined ? '' : resolve(dirname(resolve(dataDir)), 'conformance');
-
-function* walk(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* walk(path);
-    else yield path;
-  }
-}
 
 describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('bfcl evaluate on the synthetic FC run', () => {
   it('writes the reference score files byte for byte with --no-underscore-to-dot', async () => {
@@ -38,7 +32,7 @@ describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('bfcl eval
     );
     expect(code, out.stderr).toBe(0);
     const referenceDir = join(conformanceDir, 'synthetic', 'score', 'synthetic-fc-a');
-    const files = [...walk(referenceDir)].filter((f) => f.endsWith('_score.json'));
+    const files = [...filesUnder(referenceDir)].filter((f) => f.endsWith('_score.json'));
     expect(files.length).toBe(17);
     for (const file of files) {
       const ours = readFileSync(join(root, 'score', 'synthetic-fc-a', relative(referenceDir, file)), 'utf8');

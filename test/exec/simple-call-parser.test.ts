@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+
+import { filesUnder } from '../../src/util/files-under.js';
 import { decodeExecuteFC, decodeExecutePrompting } from '../../src/exec/decode/index.js';
 import { parsePythonEval } from '../../src/exec/python-parser.js';
 import { parseSimpleCall } from '../../src/exec/simple-call-parser.js';
@@ -60,14 +62,6 @@ describe('parseSimpleCall', () => {
 const dataDir = process.env.BFCL_DATA_DIR;
 const conformanceDir = dataDir === undefined ? '' : resolve(dirname(resolve(dataDir)), 'conformance');
 
-function* walk(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* walk(path);
-    else yield path;
-  }
-}
-
 describe.skipIf(dataDir === undefined)('parseSimpleCall on the official calls', () => {
   it('agrees with the full parser on every ground-truth call and every decoded model call of the conformance runs', () => {
     const texts = new Set<string>();
@@ -78,7 +72,7 @@ describe.skipIf(dataDir === undefined)('parseSimpleCall on the official calls', 
         for (const turn of (JSON.parse(line) as { ground_truth: string[][] }).ground_truth) for (const call of turn) texts.add(call);
       }
     }
-    for (const file of [...walk(join(conformanceDir, 'synthetic', 'result')), ...walk(join(conformanceDir, 'real-run', 'result'))]) {
+    for (const file of [...filesUnder(join(conformanceDir, 'synthetic', 'result')), ...filesUnder(join(conformanceDir, 'real-run', 'result'))]) {
       if (!file.includes('multi_turn')) continue;
       const prompting = file.includes('prompt');
       for (const line of readFileSync(file, 'utf8').split('\n')) {

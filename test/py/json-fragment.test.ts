@@ -1,6 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+
+import { filesUnder } from '../../src/util/files-under.js';
 import { JsonDecodeError, JsonReader, jsonDumps, parseJsonLossless } from '../../src/py/json.js';
 import { JsonFragment, canonicalJsonAt } from '../../src/py/json-fragment.js';
 import { pyRepr } from '../../src/py/repr.js';
@@ -97,9 +99,7 @@ const conformanceDir =
   dataDir === undefined ? '' : resolve(process.env.BFCL_CONFORMANCE_DIR ?? join(dirname(resolve(dataDir)), 'conformance'));
 
 function resultFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? resultFiles(join(dir, e.name)) : e.name.endsWith('_result.json') ? [join(dir, e.name)] : [],
-  );
+  return [...filesUnder(dir)].filter((file) => file.endsWith('_result.json'));
 }
 
 describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('canonicalJsonAt on real result files', () => {

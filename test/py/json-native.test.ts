@@ -2,9 +2,11 @@
  * The native fast path of `parseJsonLossless`: it may only take the texts `JSON.parse` reads back
  * exactly as `json.loads` does, and must then give the same value as the JS reader.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+
+import { filesUnder } from '../../src/util/files-under.js';
 
 import { parseJsonLossless, parseJsonNatively, parseJsonWithReader } from '../../src/py/json.js';
 import { pyRepr } from '../../src/py/repr.js';
@@ -68,10 +70,7 @@ const conformanceDir =
   dataDir === undefined ? '' : resolve(process.env.BFCL_CONFORMANCE_DIR ?? join(dirname(resolve(dataDir)), 'conformance'));
 
 function jsonFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? jsonFiles(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : [],
-  );
+  return existsSync(dir) ? [...filesUnder(dir)].filter((file) => file.endsWith('.json')) : [];
 }
 
 describe.skipIf(dataDir === undefined)('the native path on real files', () => {

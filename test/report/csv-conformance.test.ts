@@ -2,10 +2,12 @@
  * The leaderboard CSVs rebuilt from the reference's own score headers and result files must be
  * byte-identical to the reference's CSVs (shared/conformance README §2 and §4).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
+
+import { filesUnder } from '../../src/util/files-under.js';
 
 import { conformanceModelMetadata } from '../../src/conformance/score-check.js';
 import { parseJsonLossless } from '../../src/py/json.js';
@@ -23,14 +25,6 @@ import { extractTestCategoryFromFileName, sortById, type Category } from '../../
 const dataDir = process.env.BFCL_DATA_DIR;
 const conformanceDir = dataDir === undefined ? '' : resolve(dataDir, '..', 'conformance');
 
-function* walk(dir: string): Generator<string> {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* walk(path);
-    else yield path;
-  }
-}
-
 /** Result entries of one file, sorted by id as the evaluator loads them. */
 function readResultEntries(file: string): PyValue[] {
   const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
@@ -45,7 +39,7 @@ function evaluatedModels(resultDir: string): EvaluatedModel[] {
     .sort()
     .map((modelDir) => {
       const costLatency: CostLatencyData[] = [];
-      for (const file of walk(join(resultDir, modelDir))) {
+      for (const file of filesUnder(join(resultDir, modelDir))) {
         if (extractTestCategoryFromFileName(file.slice(file.lastIndexOf('/') + 1)) === undefined) continue;
         costLatency.push(collectCostLatency(readResultEntries(file)));
       }
