@@ -194,13 +194,7 @@ class CanonicalWriter {
     for (;;) {
       this.value();
       this.noWhitespace();
-      const c = text.charCodeAt(reader.i);
-      if (c === 0x5d) {
-        reader.i++;
-        return;
-      }
-      if (c !== 0x2c) reader.fail("Expecting ',' delimiter");
-      reader.i++;
+      if (reader.endOfItems(0x5d)) return;
       this.oneSpace();
     }
   }
@@ -230,13 +224,7 @@ class CanonicalWriter {
       this.oneSpace();
       this.value();
       this.noWhitespace();
-      const c = text.charCodeAt(reader.i);
-      if (c === 0x7d) {
-        reader.i++;
-        return;
-      }
-      if (c !== 0x2c) reader.fail("Expecting ',' delimiter");
-      reader.i++;
+      if (reader.endOfItems(0x7d)) return;
       this.oneSpace();
     }
   }

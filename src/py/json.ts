@@ -315,13 +315,7 @@ export class JsonReader {
         this.skipWs();
         arr.push(this.parseValue());
         this.skipWs();
-        const c = text.charCodeAt(this.i);
-        if (c === 0x5d) {
-          this.i++;
-          return arr;
-        }
-        if (c !== 0x2c) this.fail("Expecting ',' delimiter");
-        this.i++;
+        if (this.endOfItems(0x5d)) return arr;
       }
     }
     // The usual number in BFCL files is a plain int: read it without the regex of scanScalar.
@@ -355,15 +349,20 @@ export class JsonReader {
       const read = deferred?.keys.has(key) === true ? deferred.read : undefined;
       obj.set(key, read === undefined ? this.parseValue() : read(this));
       this.skipWs();
-      const c = text.charCodeAt(this.i);
-      if (c === 0x7d) {
-        this.i++;
-        return obj;
-      }
-      if (c !== 0x2c) this.fail("Expecting ',' delimiter");
-      this.i++;
+      if (this.endOfItems(0x7d)) return obj;
       this.skipWs();
     }
+  }
+
+  /**
+   * After an array item or object member: moves past the closing `close` (true, the container
+   * ends) or a `,` (false, another item follows); anything else is json.loads's delimiter error.
+   */
+  endOfItems(close: number): boolean {
+    const c = this.text.charCodeAt(this.i);
+    if (c !== close && c !== 0x2c) this.fail("Expecting ',' delimiter");
+    this.i++;
+    return c === close;
   }
 }
 
