@@ -57,7 +57,7 @@ export async function httpFetch(input: FetchInput, init: FetchInit = {}): Promis
   const https = isHttps(url);
   const method = (init.method ?? 'GET').toUpperCase();
   const answer = await exchange(url, { method, headers: requestHeaders(init.headers, body, https), body, signal: init.signal ?? undefined });
-  if (REDIRECT_STATUSES.has(answer.status) && answer.headers.some(([name]) => name.toLowerCase() === 'location')) {
+  if (REDIRECT_STATUSES.has(answer.status) && answerHeader(answer, 'location') !== null) {
     // Redirects are rare for API calls; the built-in fetch follows them as the SDK expects.
     return globalThis.fetch(input, init);
   }
@@ -82,6 +82,13 @@ export interface Answer {
   readonly statusText: string;
   readonly headers: [string, string][];
   readonly body: Buffer;
+}
+
+/** A header of an answer by case-insensitive name, repeated values joined as `Headers.get` does; null when absent. */
+export function answerHeader(answer: Answer, name: string): string | null {
+  const wanted = name.toLowerCase();
+  const values = answer.headers.filter(([key]) => key.toLowerCase() === wanted).map(([, value]) => value);
+  return values.length === 0 ? null : values.join(', ');
 }
 
 /** One request of `exchange`: the headers go out as given (with `content-length` set by the caller). */

@@ -15,7 +15,7 @@
  */
 
 import { combineSignals } from '../../util/abort-signals.js';
-import { exchange, MAX_TIMER_MS, RequestTimeoutError, type Answer } from './http-fetch.js';
+import { answerHeader, exchange, MAX_TIMER_MS, RequestTimeoutError } from './http-fetch.js';
 import type { RawAnswer, RawPost } from './transport.js';
 
 const REDIRECTS_KEEPING_POST: ReadonlySet<number> = new Set([307, 308]);
@@ -80,7 +80,7 @@ export function jsonPost(endpoint: JsonEndpoint, fetchImpl?: typeof globalThis.f
     // A POST is re-sent only where a redirect keeps the method (307/308), as fetch does; the key is
     // not sent to another origin.
     for (let hops = 0; REDIRECTS_KEEPING_POST.has(answer.status) && hops < MAX_REDIRECTS; hops++) {
-      const location = new AnswerHeaders(answer).get('location');
+      const location = answerHeader(answer, 'location');
       if (location === null) break;
       const next = new URL(location, url);
       if (next.origin !== new URL(url).origin) {
@@ -91,7 +91,8 @@ export function jsonPost(endpoint: JsonEndpoint, fetchImpl?: typeof globalThis.f
       answer = await exchange(url, { method: 'POST', headers: sent, body, signal, timeoutMs });
     }
     if (answer.status < 200 || answer.status > 299) {
-      throw new HttpStatusError(answer.status, new AnswerHeaders(answer), answer.body.toString('utf8'));
+      const failed = answer;
+      throw new HttpStatusError(failed.status, { get: (name) => answerHeader(failed, name) }, failed.body.toString('utf8'));
     }
     return new BodyText(answer.body);
   };
@@ -105,15 +106,6 @@ class BodyText implements RawAnswer {
   }
 }
 
-/** Case-insensitive lookup in an answer's raw headers (repeated names joined, as `Headers.get` does). */
-class AnswerHeaders {
-  constructor(private readonly answer: Answer) {}
-  get(name: string): string | null {
-    const wanted = name.toLowerCase();
-    const values = this.answer.headers.filter(([key]) => key.toLowerCase() === wanted).map(([, value]) => value);
-    return values.length === 0 ? null : values.join(', ');
-  }
-}
 
 /** What the SDKs put after the status in an error message: the server's `error.message`, else the body. */
 function errorDetail(body: string): string {
