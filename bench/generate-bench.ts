@@ -194,7 +194,8 @@ export async function runGenerateCliBench(dataDir: string, bundledCli: string, t
     const args = ['generate', '--model', 'openai-compatible/bench-model', '--base-url', url, '--test-category', 'multi_turn'];
     args.push('--num-threads', String(threads), '--data-dir', resolve(dataDir), '--result-dir', resultDir);
     const started = performance.now();
-    const run = spawnSync(process.execPath, [bundledCli, ...args], { encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'bench' } });
+    // Parse cache off, as in the figures measured before it existed.
+    const run = spawnSync(process.execPath, [bundledCli, ...args], { encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'bench', BFCL_CACHE_DIR: 'off' } });
     const ms = performance.now() - started;
     if (run.status !== 0) throw new Error(`bfcl generate failed (${run.status}): ${run.stderr.slice(-500)}`);
     const written = /(\d+) of \d+ entries written/.exec(run.stderr);

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 
 import { type Command, Option } from 'commander';
 
-import { openDataset } from '../data/dataset.js';
+import { openCommandDataset } from './command-dataset.js';
 import type { DecoderMode } from '../evaluate/model-decoder.js';
 import { diffRuns, renderRunDiff, runDiffToJson } from '../inspect/run-diff.js';
 import { loadRunVerdicts, locateRun } from '../inspect/run-verdicts.js';
@@ -39,7 +39,7 @@ export async function runDiffCommand(options: DiffOptions, io: CliIo): Promise<n
   const places = { cwd: options.cwd, scoreDir: options.scoreDir, resultDir: options.resultDir };
   const locationA = locateRun(options.a, places, options.source);
   const locationB = locateRun(options.b, places, options.source);
-  const dataset = openDataset(options.dataDir);
+  const dataset = openCommandDataset(options.dataDir, io);
   const categories = options.testCategories === undefined ? undefined : new Set(options.testCategories);
   const resolveSettings = modelSettingsResolver(options.decoder);
   const diff = diffRuns(

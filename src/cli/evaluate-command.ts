@@ -1,5 +1,5 @@
 import { datasetEntryCounter } from '../data/dataset-size.js';
-import { openDataset } from '../data/dataset.js';
+import { openCommandDataset } from './command-dataset.js';
 import type { DecoderMode } from '../evaluate/model-decoder.js';
 import { warnOnDatasetDrift } from '../evaluate/manifest-check.js';
 import { runEvaluationInParallel } from '../evaluate/parallel-evaluation.js';
@@ -81,7 +81,7 @@ function percent(correct: number, total: number): string {
 /** `bfcl evaluate`: score files per category, the leaderboard CSVs, and a terminal summary. */
 export async function runEvaluateCommand(options: EvaluateOptions & EvaluateReportOptions, io: CliIo): Promise<number> {
   const started = performance.now();
-  const dataset = openDataset(options.dataDir);
+  const dataset = openCommandDataset(options.dataDir, io);
   warnOnDatasetDrift({ resultDir: options.resultDir, models: options.models, categories: options.testCategories, dataset, warn: io.stderr });
   const summary = await runEvaluationInParallel({
     // One thread unless asked: each worker compiles the code again, which cost more than it saved

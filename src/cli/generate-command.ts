@@ -4,7 +4,8 @@
  * running ones are abandoned, everything finished is already on disk, and the exit code is 130.
  */
 
-import { type BfclDataset, openDataset } from '../data/dataset.js';
+import type { BfclDataset } from '../data/dataset.js';
+import { openCommandDataset } from './command-dataset.js';
 import type { ModelGenerationSummary } from '../generate/run-generation.js';
 import { generateWithManifest } from '../generate/run-manifest.js';
 import { apiModelIdOf } from './model-metadata.js';
@@ -90,7 +91,7 @@ function groundTruthLookup(dataset: BfclDataset, categories: readonly Category[]
 
 /** `bfcl generate`. */
 export async function runGenerateCommand(options: GenerateOptions, io: CliIo, deps: GenerateDependencies = {}): Promise<number> {
-  const dataset = openDataset(options.dataDir);
+  const dataset = openCommandDataset(options.dataDir, io);
   const selection = selectTestEntries(dataset, {
     categories: options.testCategories,
     runIds: options.runIds,

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 
 import { type Command, Option } from 'commander';
 
-import { openDataset } from '../data/dataset.js';
+import { openCommandDataset } from './command-dataset.js';
 import {
   buildGroundTruthConversation,
   groundTruthConversationFileName,
@@ -65,7 +65,7 @@ function planCategories(options: GroundTruthOptions): Map<Category, Set<string> 
 /** Write the conversations; ground-truth calls that report errors are listed on stderr. */
 export async function runGroundTruthCommand(options: GroundTruthOptions, io: CliIo): Promise<number> {
   const plan = planCategories(options);
-  const dataset = openDataset(options.dataDir);
+  const dataset = openCommandDataset(options.dataDir, io);
   const context: SimContext = { longContext: dataset.longContext() };
   const written: { file: string; count: number }[] = [];
   let errorCount = 0;

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 
 import { datasetEntryCounter } from '../data/dataset-size.js';
-import { openDataset } from '../data/dataset.js';
+import { openCommandDataset } from './command-dataset.js';
 import { collectReportData } from '../report/html/collect-report.js';
 import { DEFAULT_MAX_TEXT_CHARS } from '../report/html/failure-view.js';
 import { renderReportHtml } from '../report/html/render-html.js';
@@ -71,7 +71,7 @@ export async function runReportCommand(options: ReportOptions, io: CliIo): Promi
   const data = collectReportData({
     scoreDir: options.scoreDir,
     resultDir: options.resultDir,
-    datasetSize: datasetEntryCounter(openDataset(options.dataDir)),
+    datasetSize: datasetEntryCounter(openCommandDataset(options.dataDir, io)),
     metadata: modelMetadata,
     title: options.title,
     generatedAt: options.generatedAt,

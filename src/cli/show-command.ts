@@ -8,7 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 
 import { type Command, Option } from 'commander';
 
-import { openDataset } from '../data/dataset.js';
+import { openCommandDataset } from './command-dataset.js';
 import { modelDecoder, type DecoderMode } from '../evaluate/model-decoder.js';
 import { readResultFile } from '../evaluate/read-results.js';
 import { renderEntryReport } from '../inspect/render-entry.js';
@@ -63,7 +63,7 @@ function isTerminal(io: CliIo): boolean {
 /** Print the entry; exit code 0. */
 export async function runShowCommand(options: ShowOptions, io: CliIo): Promise<number> {
   const { resultFile, modelDir } = locateResult(options);
-  const dataset = openDataset(options.dataDir);
+  const dataset = openCommandDataset(options.dataDir, io);
   const context: SimContext = { longContext: dataset.longContext() };
   const settings = modelSettingsResolver(options.decoder)(modelDir ?? '', readResultFile(resultFile).entries.slice(0, 50));
   const report = buildEntryReport(

@@ -49,6 +49,7 @@ import { addAgenticSystemPrompt, processMemoryScenario, processWebSearchEntries 
 import { DATA_LAYOUT, resolveDataDir } from './data-dir.js';
 import { funcDocFileOf, populateFunctionDocs } from './function-docs.js';
 import { readJsonFile, readJsonLinesFile, type SharedItems } from './json-file.js';
+import { NO_CACHE, type ParsedFileCache } from './parsed-file-cache.js';
 import { addLanguageSpecificHint } from './language-hint.js';
 import { toPossibleAnswer, toTestEntry } from './test-entry.js';
 
@@ -64,6 +65,8 @@ export interface LoadTestEntriesOptions {
 export interface DatasetOptions {
   /** Check every file against its zod schema when it is first read (default true). */
   readonly validate?: boolean;
+  /** Where parsed files are kept between runs (default none: every file is parsed). */
+  readonly cache?: ParsedFileCache;
 }
 
 /** Entries selected by a category → ids list, in the list's category order and dataset order. */
@@ -79,6 +82,8 @@ export class BfclDataset {
   private readonly jsonFiles = new Map<string, PyValue>();
   /** Whether files are checked against their schemas when first read. */
   readonly validate: boolean;
+  /** Where parsed files are kept between runs. */
+  readonly cache: ParsedFileCache;
 
   /** `dir` must be a dataset directory; see `openDataset` to resolve one from options. */
   constructor(
@@ -86,6 +91,7 @@ export class BfclDataset {
     options: DatasetOptions = {},
   ) {
     this.validate = options.validate ?? true;
+    this.cache = options.cache ?? NO_CACHE;
   }
 
   /** Test entries of one category, processed as the reference's `load_dataset_entry` does. */
@@ -214,7 +220,7 @@ export class BfclDataset {
     const cached = this.lineFiles.get(v3File);
     if (cached !== undefined) return cached;
     const v3Name = v3CategoryName(category)!;
-    let dicts = readJsonLinesFile(v3File, this.validate ? schema : undefined, this.sharedItemsFor(schema));
+    let dicts = this.parseLines(v3File, schema);
     if (V3_RENAMED_CATEGORIES.has(v3Name)) {
       dicts = dicts.map((d) => {
         const id = d.get('id') as string;
@@ -274,20 +280,56 @@ export class BfclDataset {
   private readLines(file: string, schema: z.ZodType): readonly PyDict[] {
     let dicts = this.lineFiles.get(file);
     if (dicts === undefined) {
-      dicts = readJsonLinesFile(file, this.validate ? schema : undefined, this.sharedItemsFor(schema));
+      dicts = this.parseLines(file, schema);
       this.lineFiles.set(file, dicts);
     }
     return dicts;
   }
 
+  private parseLines(file: string, schema: z.ZodType): PyDict[] {
+    const checked = this.validate ? schema : undefined;
+    return this.cache.read(file, this.readingWay('lines', schema), (bytes) =>
+      readJsonLinesFile(file, checked, this.sharedItemsFor(schema), bytes),
+    );
+  }
+
   private readJson(file: string, schema: z.ZodType): PyValue {
     let value = this.jsonFiles.get(file);
     if (value === undefined) {
-      value = readJsonFile(file, this.validate ? schema : undefined);
+      const checked = this.validate ? schema : undefined;
+      value = this.cache.read(file, this.readingWay('json', schema), (bytes) => readJsonFile(file, checked, bytes));
       this.jsonFiles.set(file, value);
     }
     return value;
   }
+
+  /** How a file is read, for the cache key: its form and schema, and whether it is checked. */
+  private readingWay(form: 'lines' | 'json', schema: z.ZodType): string {
+    return `${form}:${schemaName(schema)}:${this.validate ? 'checked' : 'unchecked'}`;
+  }
+}
+
+const SCHEMA_NAMES = new Map<z.ZodType, string>(
+  Object.entries({
+    astPossibleAnswerSchema,
+    formatSensitivityIdsSchema,
+    longContextSchema,
+    memoryEntrySchema,
+    memoryPossibleAnswerSchema,
+    memoryPrereqEntrySchema,
+    multiTurnEntrySchema,
+    multiTurnFunctionDocSchema,
+    multiTurnPossibleAnswerSchema,
+    singleTurnEntrySchema,
+    webSearchEntrySchema,
+    webSearchPossibleAnswerSchema,
+  }).map(([name, schema]) => [schema as z.ZodType, name]),
+);
+
+function schemaName(schema: z.ZodType): string {
+  const name = SCHEMA_NAMES.get(schema);
+  if (name === undefined) throw new InternalError('A dataset file is read with a schema that has no name for the parse cache');
+  return name;
 }
 
 /**

@@ -7,11 +7,14 @@ import type { PyDict, PyValue } from '../py/value.js';
 import { DatasetError } from '../util/errors.js';
 import { toPlain } from './plain.js';
 
-/** Read a UTF-8 text file; a missing or unreadable file is a `DatasetError` naming it. */
-export function readTextFile(file: string): string {
+/**
+ * Read a UTF-8 text file (or decode its `bytes`, already read); a missing or unreadable file is a
+ * `DatasetError` naming it.
+ */
+export function readTextFile(file: string, bytes?: Buffer): string {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = bytes === undefined ? readFileSync(file, 'utf8') : bytes.toString('utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const detail = code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? String(e)})`;
@@ -37,12 +40,12 @@ export interface SharedItems {
 }
 
 /**
- * Read a JSON Lines file: one JSON object per line, parsed losslessly and, when `schema` is given,
- * validated on its plain view. Blank lines are skipped. A bad line throws a `DatasetError` naming
+ * Read a JSON Lines file (or its `bytes`, already read): one JSON object per line, parsed
+ * losslessly and, when `schema` is given, validated on its plain view. Blank lines are skipped. A bad line throws a `DatasetError` naming
  * `file:line`, the entry id when it can be read and the path of the first problem.
  */
-export function readJsonLinesFile(file: string, schema: z.ZodType | undefined, sharedItems?: SharedItems): PyDict[] {
-  const lines = readTextFile(file).split(LINE_BREAK);
+export function readJsonLinesFile(file: string, schema: z.ZodType | undefined, sharedItems?: SharedItems, bytes?: Buffer): PyDict[] {
+  const lines = readTextFile(file, bytes).split(LINE_BREAK);
   const entries: PyDict[] = [];
   const sharing = sharedItems && new ItemSharing(sharedItems);
   for (let i = 0; i < lines.length; i++) {
@@ -181,8 +184,8 @@ function skipObject(reader: JsonReader): void {
 }
 
 /** Read a file holding one JSON document, parsed losslessly and validated against `schema` when given. */
-export function readJsonFile(file: string, schema: z.ZodType | undefined): PyValue {
-  const text = readTextFile(file);
+export function readJsonFile(file: string, schema: z.ZodType | undefined, bytes?: Buffer): PyValue {
+  const text = readTextFile(file, bytes);
   let value: PyValue;
   try {
     value = parseJsonLossless(text);

@@ -38,6 +38,8 @@ export type WorkerJob = Omit<EvaluationJob, 'content'>;
 export interface LaneTask {
   readonly dataDir: string;
   readonly validate: boolean;
+  /** The dataset's parse cache folder, if it has one. */
+  readonly cacheDir: string | undefined;
   readonly scoreDir: string;
   readonly partial: boolean;
   readonly jobs: readonly { readonly index: number; readonly job: WorkerJob }[];
@@ -116,6 +118,7 @@ export async function runEvaluationInParallel(options: ParallelEvaluateOptions):
       {
         dataDir: options.dataset.dir,
         validate: options.dataset.validate,
+        cacheDir: options.dataset.cache.dir,
         scoreDir: options.scoreDir,
         partial: options.partial,
         jobs: lane.map((index) => ({ index, job: withoutContent(plan.jobs[index]!) })),

@@ -1,0 +1,184 @@
+/**
+ * A disk cache of parsed dataset files. Parsing a file losslessly and checking it against its schema
+ * is most of what loading the official data costs (about 300 ms of a `bfcl evaluate`), and the
+ * files rarely change; so the parsed value is stored once (V8's structured serialization) and later
+ * runs read it back in a fraction of the time.
+ *
+ * The key is the file's bytes (SHA-256), how it was read (schema, whether checked) and the code
+ * that read it (a stamp of the running build's files), so an edited file, another reading or a
+ * rebuilt `bfcl` never sees a stale value. Any trouble with the cache itself (missing folder, no
+ * permission, a corrupt or truncated blob, a full disk) falls back to parsing: the cache can make a
+ * run slower, never different.
+ */
+
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
+
+import { filesUnder } from '../util/files-under.js';
+
+/** Reads a file through a cache of its parsed value. */
+export interface ParsedFileCache {
+  /** The cache folder (for worker threads to open the same cache); undefined for no cache. */
+  readonly dir: string | undefined;
+  /**
+   * `parse(bytes)` of the file's bytes, or the value an earlier `parse` gave for the same bytes
+   * read the same `way`. A file that cannot be read is left to `parse`'s own error (given undefined).
+   */
+  read<T>(file: string, way: string, parse: (bytes: Buffer | undefined) => T): T;
+}
+
+/** Bump when what is stored changes shape without the code stamp changing (it always changes on rebuild). */
+const CACHE_FORMAT = 'bfcl-ts parsed file v1';
+
+/** `parse` itself, every time: for runs with the cache turned off. */
+export const NO_CACHE: ParsedFileCache = {
+  dir: undefined,
+  read: (file, _way, parse) => parse(readBytes(file)),
+};
+
+/**
+ * The cache folder for an environment: `BFCL_CACHE_DIR` when set (relative to `cwd`), else
+ * `$XDG_CACHE_HOME/bfcl-ts`, else `$HOME/.cache/bfcl-ts`. Undefined, for no cache, when
+ * `BFCL_CACHE_DIR` is `off` (or `0`, `false`, `none`) or the environment names no home.
+ */
+export function cacheDirOf(env: Readonly<Record<string, string | undefined>>, cwd: string): string | undefined {
+  const chosen = env['BFCL_CACHE_DIR']?.trim();
+  if (chosen !== undefined && chosen !== '') {
+    return ['off', '0', 'false', 'none'].includes(chosen.toLowerCase()) ? undefined : resolve(cwd, chosen);
+  }
+  const xdg = env['XDG_CACHE_HOME']?.trim();
+  if (xdg !== undefined && xdg !== '') return join(resolve(cwd, xdg), 'bfcl-ts');
+  const home = env['HOME']?.trim();
+  return home !== undefined && home !== '' ? join(home, '.cache', 'bfcl-ts') : undefined;
+}
+
+/** The cache in `dir` (see `cacheDirOf`), or `NO_CACHE` when there is none. */
+export function parsedFileCache(dir: string | undefined, codeStamp: string = runningCodeStamp()): ParsedFileCache {
+  return dir === undefined ? NO_CACHE : new DiskParsedFileCache(dir, codeStamp);
+}
+
+/**
+ * Blobs live in `<dir>/<code stamp>/<key>.v8`. A build's first store removes the folders of other
+ * builds, so the cache holds one build's files (a few MB per dataset), not one set per rebuild.
+ */
+export class DiskParsedFileCache implements ParsedFileCache {
+  private readonly buildDir: string;
+  private buildDirReady = false;
+
+  constructor(
+    readonly dir: string,
+    private readonly codeStamp: string,
+  ) {
+    this.buildDir = join(dir, codeStamp);
+  }
+
+  read<T>(file: string, way: string, parse: (bytes: Buffer | undefined) => T): T {
+    const bytes = readBytes(file);
+    if (bytes === undefined) return parse(undefined);
+    const blob = join(this.buildDir, `${keyOf(bytes, way)}.v8`);
+    const stored = this.load(blob);
+    if (stored !== undefined) return stored.value as T;
+    const value = parse(bytes);
+    this.store(blob, value);
+    return value;
+  }
+
+  /** The stored value, or undefined when there is none or it cannot be read back whole. */
+  private load(blob: string): { value: unknown } | undefined {
+    let data: Buffer;
+    try {
+      data = readFileSync(blob);
+    } catch {
+      return undefined;
+    }
+    try {
+      const stored = deserialize(data) as unknown;
+      if (Array.isArray(stored) && stored.length === 2 && stored[0] === CACHE_FORMAT) return { value: stored[1] };
+    } catch {
+      // A truncated or foreign blob: parse again and overwrite it.
+    }
+    return undefined;
+  }
+
+  private store(blob: string, value: unknown): void {
+    if (!isPlainData(value)) return;
+    try {
+      this.prepareBuildDir();
+      // Written aside and renamed, so that a concurrent run never reads half a blob.
+      const partial = `${blob}.${process.pid}.${Date.now()}.partial`;
+      writeFileSync(partial, serialize([CACHE_FORMAT, value]));
+      renameSync(partial, blob);
+    } catch {
+      // No room or no permission: the next run parses again.
+    }
+  }
+
+  private prepareBuildDir(): void {
+    if (this.buildDirReady) return;
+    this.buildDirReady = true;
+    mkdirSync(this.buildDir, { recursive: true });
+    for (const name of readdirSync(this.dir)) {
+      if (name !== this.codeStamp) rmSync(join(this.dir, name), { recursive: true, force: true });
+    }
+  }
+}
+
+function readBytes(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function keyOf(bytes: Buffer, way: string): string {
+  return createHash('sha256').update(`${CACHE_FORMAT}\0${process.versions.v8}\0${way}\0`).update(bytes).digest('hex');
+}
+
+/**
+ * Only what JSON parsing makes (null, booleans, numbers, bigints, strings, arrays, Maps) is stored:
+ * V8's serialization would turn any class instance into a plain object.
+ */
+function isPlainData(value: unknown): boolean {
+  if (value === null) return true;
+  switch (typeof value) {
+    case 'boolean':
+    case 'number':
+    case 'bigint':
+    case 'string':
+      return true;
+    case 'object':
+      if (Array.isArray(value)) return value.every(isPlainData);
+      if (value instanceof Map) {
+        for (const [k, v] of value as Map<unknown, unknown>) if (!isPlainData(k) || !isPlainData(v)) return false;
+        return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+let runningStamp: string | undefined;
+
+/**
+ * A stamp of the running build: names, sizes and modification times of the code's files (the
+ * bundle's folder, or the compiled `src` tree), so every rebuild gets a fresh cache.
+ */
+export function runningCodeStamp(): string {
+  if (runningStamp !== undefined) return runningStamp;
+  const self = fileURLToPath(import.meta.url);
+  // The bundle keeps all its chunks in one folder; compiled or source modules sit one folder below the root.
+  const root = self.endsWith('.mjs') ? dirname(self) : dirname(dirname(self));
+  const hash = createHash('sha256');
+  for (const file of filesUnder(root)) {
+    if (!/\.(m?js|ts)$/.test(file)) continue;
+    const stat = statSync(file);
+    hash.update(`${relative(root, file)}\0${stat.size}\0${stat.mtimeMs}\n`);
+  }
+  runningStamp = hash.digest('hex').slice(0, 16);
+  return runningStamp;
+}

@@ -1,0 +1,204 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { BfclDataset } from '../../src/data/dataset.js';
+import { packageDataDir } from '../../src/data/data-dir.js';
+import { DiskParsedFileCache, NO_CACHE, cacheDirOf, parsedFileCache, type ParsedFileCache } from '../../src/data/parsed-file-cache.js';
+import { PyTuple, type PyValue } from '../../src/py/value.js';
+import { ALL_CATEGORIES, getCategoryInfo } from '../../src/spec/categories.js';
+import { DatasetError } from '../../src/util/errors.js';
+
+const OFFICIAL_DATA_DIR = process.env['BFCL_DATA_DIR'];
+
+/** A value with every type distinction spelled out (ints vs floats, -0, dict key order), for exact comparison. */
+function typed(value: unknown): unknown {
+  if (typeof value === 'bigint') return { int: value.toString() };
+  if (typeof value === 'number') return { float: Object.is(value, -0) ? '-0' : String(value) };
+  if (Array.isArray(value)) return { list: value.map(typed) };
+  if (value instanceof Map) return { dict: [...(value as Map<unknown, unknown>)].map(([k, v]) => [typed(k), typed(v)]) };
+  return value;
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'bfcl-parse-cache-'));
+}
+
+/** A cache, and a parse function that counts its calls. */
+function countingParse(value: (text: string) => unknown = (text) => text.length) {
+  let calls = 0;
+  return {
+    parse: (bytes: Buffer | undefined) => {
+      calls++;
+      return value(bytes?.toString('utf8') ?? '');
+    },
+    get calls() {
+      return calls;
+    },
+  };
+}
+
+describe('where the cache lives', () => {
+  it('BFCL_CACHE_DIR first (relative to the cwd), then XDG_CACHE_HOME, then HOME', () => {
+    expect(cacheDirOf({ BFCL_CACHE_DIR: 'c', XDG_CACHE_HOME: '/x', HOME: '/h' }, '/work')).toBe('/work/c');
+    expect(cacheDirOf({ XDG_CACHE_HOME: '/x', HOME: '/h' }, '/work')).toBe('/x/bfcl-ts');
+    expect(cacheDirOf({ HOME: '/h' }, '/work')).toBe('/h/.cache/bfcl-ts');
+  });
+
+  it('none when turned off or when the environment names no home', () => {
+    for (const off of ['off', 'OFF', '0', 'false', 'none']) expect(cacheDirOf({ BFCL_CACHE_DIR: off, HOME: '/h' }, '/w')).toBeUndefined();
+    expect(cacheDirOf({}, '/w')).toBeUndefined();
+    expect(parsedFileCache(undefined)).toBe(NO_CACHE);
+  });
+});
+
+describe('DiskParsedFileCache', () => {
+  it('parses a file once, then serves the stored value with its Python types intact', () => {
+    const dir = tempDir();
+    const file = join(dir, 'data.json');
+    writeFileSync(file, 'x');
+    const stored: PyValue = new Map<string, PyValue>([
+      ['b', 1n],
+      ['a', [1.0, -0, 2n ** 70n, 'é\ud800', null, true, new Map([[3n, 'three']])]],
+    ]);
+    const counter = countingParse(() => stored);
+    const first = new DiskParsedFileCache(join(dir, 'cache'), 'build1').read(file, 'lines:x:checked', counter.parse);
+    const second = new DiskParsedFileCache(join(dir, 'cache'), 'build1').read(file, 'lines:x:checked', counter.parse);
+    expect(counter.calls).toBe(1);
+    expect(first).toBe(stored);
+    expect(second).not.toBe(stored);
+    expect(typed(second)).toEqual(typed(stored));
+  });
+
+  it('parses again when the bytes, the way of reading or the build change', () => {
+    const dir = tempDir();
+    const file = join(dir, 'data.json');
+    writeFileSync(file, 'one');
+    const counter = countingParse();
+    const cache = (stamp: string): ParsedFileCache => new DiskParsedFileCache(join(dir, 'cache'), stamp);
+    expect(cache('b1').read(file, 'w', counter.parse)).toBe(3);
+    writeFileSync(file, 'three');
+    expect(cache('b1').read(file, 'w', counter.parse)).toBe(5);
+    expect(cache('b1').read(file, 'other way', counter.parse)).toBe(5);
+    expect(cache('b2').read(file, 'w', counter.parse)).toBe(5);
+    expect(counter.calls).toBe(4);
+    expect(cache('b2').read(file, 'w', counter.parse)).toBe(5);
+    expect(counter.calls).toBe(4);
+  });
+
+  it("keeps one build's files: the first store of a build removes the other builds' folders", () => {
+    const dir = tempDir();
+    const file = join(dir, 'data.json');
+    writeFileSync(file, 'x');
+    const cacheDir = join(dir, 'cache');
+    new DiskParsedFileCache(cacheDir, 'old').read(file, 'w', () => 1);
+    expect(readdirSync(cacheDir)).toEqual(['old']);
+    new DiskParsedFileCache(cacheDir, 'new').read(file, 'w', () => 1);
+    expect(readdirSync(cacheDir)).toEqual(['new']);
+    expect(readdirSync(join(cacheDir, 'new'))).toHaveLength(1);
+  });
+
+  it('parses again, and repairs the blob, when a stored blob is corrupt or truncated', () => {
+    const dir = tempDir();
+    const file = join(dir, 'data.json');
+    writeFileSync(file, 'abc');
+    const cacheDir = join(dir, 'cache');
+    const counter = countingParse((text) => new Map([['text', text]]));
+    new DiskParsedFileCache(cacheDir, 'b').read(file, 'w', counter.parse);
+    const blob = join(cacheDir, 'b', readdirSync(join(cacheDir, 'b'))[0]!);
+    for (const damaged of [readFileSync(blob).subarray(0, 5), Buffer.from('not a blob')]) {
+      writeFileSync(blob, damaged);
+      expect(typed(new DiskParsedFileCache(cacheDir, 'b').read(file, 'w', counter.parse))).toEqual(typed(new Map([['text', 'abc']])));
+    }
+    expect(counter.calls).toBe(3);
+    new DiskParsedFileCache(cacheDir, 'b').read(file, 'w', counter.parse);
+    expect(counter.calls).toBe(3);
+  });
+
+  it('works without a usable cache folder, and stores nothing that would not come back the same', () => {
+    const dir = tempDir();
+    const file = join(dir, 'data.json');
+    writeFileSync(file, 'x');
+    writeFileSync(join(dir, 'blocked'), 'a file where the cache folder should be');
+    const counter = countingParse();
+    const blocked = new DiskParsedFileCache(join(dir, 'blocked'), 'b');
+    expect(blocked.read(file, 'w', counter.parse)).toBe(1);
+    expect(blocked.read(file, 'w', counter.parse)).toBe(1);
+    expect(counter.calls).toBe(2);
+
+    // Class instances would come back as plain objects.
+    const cacheDir = join(dir, 'cache');
+    const tuple = new PyTuple([1n]);
+    expect(new DiskParsedFileCache(cacheDir, 'b').read(file, 'w', () => [tuple])).toEqual([tuple]);
+    const again = new DiskParsedFileCache(cacheDir, 'b').read(file, 'w', () => 'parsed again');
+    expect(again).toBe('parsed again');
+  });
+
+  it("leaves a missing file to the parser's own error", () => {
+    const dir = tempDir();
+    const seen: (Buffer | undefined)[] = [];
+    new DiskParsedFileCache(join(dir, 'cache'), 'b').read(join(dir, 'missing.json'), 'w', (bytes) => seen.push(bytes));
+    expect(seen).toEqual([undefined]);
+  });
+});
+
+/**
+ * Every file a dataset reads, as loaded: test entries and ground truth of every category (format
+ * sensitivity copies other categories' files, so it is left out).
+ */
+function loadEverything(dataset: BfclDataset): unknown[] {
+  const loaded: unknown[] = [];
+  for (const category of ALL_CATEGORIES) {
+    if (category === 'format_sensitivity') continue;
+    loaded.push(dataset.loadTestEntries(category, { includeLanguageHint: false }).map((e) => typed(e.raw)));
+    if (getCategoryInfo(category).hasPossibleAnswer) loaded.push(dataset.loadPossibleAnswers(category).map((a) => typed(a.raw)));
+  }
+  loaded.push(typed(dataset.longContext()));
+  return loaded;
+}
+
+describe('a dataset read through the cache', () => {
+  it('loads exactly what a dataset without the cache loads (our data/, every category)', () => {
+    const cacheDir = tempDir();
+    const plain = loadEverything(new BfclDataset(packageDataDir()));
+    const storing = loadEverything(new BfclDataset(packageDataDir(), { cache: parsedFileCache(cacheDir) }));
+    expect(readdirSync(cacheDir)).toHaveLength(1);
+    const stored = loadEverything(new BfclDataset(packageDataDir(), { cache: parsedFileCache(cacheDir) }));
+    expect(storing).toEqual(plain);
+    expect(stored).toEqual(plain);
+  });
+
+  it.skipIf(OFFICIAL_DATA_DIR === undefined)('loads exactly what a dataset without the cache loads (official data, BFCL_DATA_DIR)', () => {
+    const cacheDir = tempDir();
+    const plain = loadEverything(new BfclDataset(OFFICIAL_DATA_DIR!));
+    loadEverything(new BfclDataset(OFFICIAL_DATA_DIR!, { cache: parsedFileCache(cacheDir) }));
+    const stored = loadEverything(new BfclDataset(OFFICIAL_DATA_DIR!, { cache: parsedFileCache(cacheDir) }));
+    expect(stored).toEqual(plain);
+  });
+
+  it('reports a bad file the same way every time and stores nothing for it', () => {
+    const dataDir = tempDir();
+    const cacheDir = tempDir();
+    writeFileSync(join(dataDir, getCategoryInfo('simple_python').dataFile), '{"id": "simple_python_0", "question": 5}\n');
+    const load = () => new BfclDataset(dataDir, { cache: parsedFileCache(cacheDir) }).loadTestEntries('simple_python');
+    for (let i = 0; i < 2; i++) {
+      expect(load).toThrow(DatasetError);
+      expect(load).toThrow(/simple_python\.json:1.*simple_python_0/);
+    }
+    expect(readdirSync(cacheDir)).toEqual([]);
+  });
+
+  it('keeps checked and unchecked readings apart: an unchecked reading never vouches for a file', () => {
+    const dataDir = tempDir();
+    const cacheDir = tempDir();
+    writeFileSync(
+      join(dataDir, getCategoryInfo('simple_python').dataFile),
+      '{"id": "simple_python_0", "question": [[{"role": "user", "content": 5}]], "function": []}\n',
+    );
+    const open = (validate: boolean) => new BfclDataset(dataDir, { validate, cache: parsedFileCache(cacheDir) });
+    expect(open(false).loadTestEntries('simple_python', { includeLanguageHint: false })).toHaveLength(1);
+    expect(() => open(true).loadTestEntries('simple_python', { includeLanguageHint: false })).toThrow(DatasetError);
+  });
+});
