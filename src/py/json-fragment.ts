@@ -5,7 +5,7 @@
  * Python values; they are built only if something looks inside (`value`).
  */
 
-import { JsonReader, decodeEscapes, floatText, isIntegerToken, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
+import { JsonReader, canonicalFloatEnd, decodeEscapes, floatText, isIntegerToken, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
 import { pyRepr } from './repr.js';
 import { PyObject, pyEquals, pyTypeName, type PyValue } from './value.js';
 
@@ -175,6 +175,11 @@ class CanonicalWriter {
     if (intEnd !== -1) {
       reader.i = intEnd;
       if (intEnd === start + 2 && text.startsWith('-0', start)) this.replace(start, intEnd, '0');
+      return;
+    }
+    const floatEnd = canonicalFloatEnd(text, start);
+    if (floatEnd !== -1) {
+      reader.i = floatEnd;
       return;
     }
     const token = reader.scanScalar();

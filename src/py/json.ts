@@ -202,7 +202,6 @@ export class JsonDecodeError extends PyException {
 
 /** Text up to the next quote, backslash or control character (where a JSON string needs a closer look). */
 const PLAIN_RUN = /[^"\\\x00-\x1f]*/y;
-const NUMBER_RE = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
@@ -290,11 +289,10 @@ export class JsonReader {
       this.i += 9;
       return '-Infinity';
     }
-    NUMBER_RE.lastIndex = i;
-    const m = NUMBER_RE.exec(text);
-    if (m === null) return this.fail('Expecting value');
-    this.i += m[0].length;
-    return m[0];
+    const end = numberTokenEnd(text, i);
+    if (end === -1) return this.fail('Expecting value');
+    this.i = end;
+    return text.slice(i, end);
   }
 
   parseValue(): PyValue {
@@ -402,6 +400,65 @@ export function plainIntEnd(text: string, start: number): number {
   if (i === digitsStart || (i > digitsStart + 1 && text.charCodeAt(digitsStart) === 0x30)) return -1;
   const next = text.charCodeAt(i);
   return next === 0x2e || next === 0x65 || next === 0x45 ? -1 : i;
+}
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/**
+ * The end of the number token at `start` as `json.loads` reads it (its NUMBER_RE:
+ * `-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?`, a fraction or exponent without digits left out), or -1
+ * when no number starts there.
+ */
+export function numberTokenEnd(text: string, start: number): number {
+  let i = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+  const first = text.charCodeAt(i);
+  if (first === 0x30) i++;
+  else if (first >= 0x31 && first <= 0x39) while (isDigit(text.charCodeAt(++i)));
+  else return -1;
+  if (text.charCodeAt(i) === 0x2e && isDigit(text.charCodeAt(i + 1))) {
+    i += 2;
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  const e = text.charCodeAt(i);
+  if (e === 0x65 || e === 0x45) {
+    let j = i + 1;
+    const sign = text.charCodeAt(j);
+    if (sign === 0x2b || sign === 0x2d) j++;
+    if (isDigit(text.charCodeAt(j))) {
+      while (isDigit(text.charCodeAt(++j)));
+      i = j;
+    }
+  }
+  return i;
+}
+
+/**
+ * The end of the float token at `start` when `json.dumps` would write its value exactly as it is
+ * written (Python's `repr`), else -1. Covers the usual case without converting: `-?int.frac` with
+ * at most 15 significant digits (so the token is the shortest form of its double), no trailing zero
+ * in the fraction unless it is the single `0` of a whole number, no exponent, and a magnitude that
+ * `repr` writes without one (at least 1e-4; below 1e15 by the digit count).
+ */
+export function canonicalFloatEnd(text: string, start: number): number {
+  let i = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+  const intStart = i;
+  while (isDigit(text.charCodeAt(i))) i++;
+  const intDigits = i - intStart;
+  if (intDigits === 0 || text.charCodeAt(i) !== 0x2e) return -1;
+  const intIsZero = text.charCodeAt(intStart) === 0x30;
+  if (intIsZero && intDigits > 1) return -1;
+  const fracStart = ++i;
+  while (isDigit(text.charCodeAt(i))) i++;
+  const fracDigits = i - fracStart;
+  if (fracDigits === 0) return -1;
+  const next = text.charCodeAt(i);
+  if (next === 0x65 || next === 0x45) return -1;
+  // `5.0` yes (a whole number below 1e15 is exact), `5.10` no.
+  if (text.charCodeAt(i - 1) === 0x30) return fracDigits === 1 && intDigits <= 15 ? i : -1;
+  if (!intIsZero) return intDigits + fracDigits <= 15 ? i : -1;
+  let zeros = 0;
+  while (text.charCodeAt(fracStart + zeros) === 0x30) zeros++;
+  return zeros <= 3 && fracDigits - zeros <= 15 ? i : -1;
 }
 
 /** Whether a number token is a Python int (no fraction, no exponent). */
