@@ -12,7 +12,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
@@ -60,13 +60,18 @@ export function parsedFileCache(dir: string | undefined, codeStamp: string = run
   return dir === undefined ? NO_CACHE : new DiskParsedFileCache(dir, codeStamp);
 }
 
+/** How many other builds' folders are kept besides the running build's (e.g. a global and a local install). */
+const OTHER_BUILDS_KEPT = 2;
+
 /**
- * Blobs live in `<dir>/<code stamp>/<key>.v8`. A build's first store removes the folders of other
- * builds, so the cache holds one build's files (a few MB per dataset), not one set per rebuild.
+ * Blobs live in `<dir>/<code stamp>/<key>.v8`. A build's folder is touched when a run uses it, and
+ * a build's first store removes all but the most recently used folders of other builds, so the
+ * cache holds a few builds' files (a few MB per dataset each), not one set per rebuild.
  */
 export class DiskParsedFileCache implements ParsedFileCache {
   private readonly buildDir: string;
   private buildDirReady = false;
+  private buildDirTouched = false;
 
   constructor(
     readonly dir: string,
@@ -80,7 +85,10 @@ export class DiskParsedFileCache implements ParsedFileCache {
     if (bytes === undefined) return parse(undefined);
     const blob = join(this.buildDir, `${keyOf(bytes, way)}.v8`);
     const stored = this.load(blob);
-    if (stored !== undefined) return stored.value as T;
+    if (stored !== undefined) {
+      this.touchBuildDir();
+      return stored.value as T;
+    }
     const value = parse(bytes);
     this.store(blob, value);
     return value;
@@ -116,13 +124,28 @@ export class DiskParsedFileCache implements ParsedFileCache {
     }
   }
 
+  /** Mark the build's folder as used (its modification time), once per run. */
+  private touchBuildDir(): void {
+    if (this.buildDirTouched) return;
+    this.buildDirTouched = true;
+    try {
+      const now = new Date();
+      utimesSync(this.buildDir, now, now);
+    } catch {
+      // Only the pruning order depends on it.
+    }
+  }
+
   private prepareBuildDir(): void {
     if (this.buildDirReady) return;
     this.buildDirReady = true;
     mkdirSync(this.buildDir, { recursive: true });
-    for (const name of readdirSync(this.dir)) {
-      if (name !== this.codeStamp) rmSync(join(this.dir, name), { recursive: true, force: true });
-    }
+    this.buildDirTouched = true;
+    const others = readdirSync(this.dir)
+      .filter((name) => name !== this.codeStamp)
+      .map((name) => ({ path: join(this.dir, name), used: statSync(join(this.dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+      .sort((a, b) => b.used - a.used);
+    for (const { path } of others.slice(OTHER_BUILDS_KEPT)) rmSync(path, { recursive: true, force: true });
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -88,16 +88,24 @@ describe('DiskParsedFileCache', () => {
     expect(counter.calls).toBe(4);
   });
 
-  it("keeps one build's files: the first store of a build removes the other builds' folders", () => {
+  it("keeps the most recently used builds' folders: a build's first store removes all but the two newest others", () => {
     const dir = tempDir();
     const file = join(dir, 'data.json');
     writeFileSync(file, 'x');
     const cacheDir = join(dir, 'cache');
-    new DiskParsedFileCache(cacheDir, 'old').read(file, 'w', () => 1);
-    expect(readdirSync(cacheDir)).toEqual(['old']);
-    new DiskParsedFileCache(cacheDir, 'new').read(file, 'w', () => 1);
-    expect(readdirSync(cacheDir)).toEqual(['new']);
-    expect(readdirSync(join(cacheDir, 'new'))).toHaveLength(1);
+    const store = (stamp: string): void => void new DiskParsedFileCache(cacheDir, stamp).read(file, 'w', () => 1);
+    store('b1');
+    ['b1', 'b2', 'b3', 'b4'].forEach((stamp, age) => {
+      mkdirSync(join(cacheDir, stamp), { recursive: true });
+      const when = new Date(Date.UTC(2026, 0, 1 + age));
+      utimesSync(join(cacheDir, stamp), when, when);
+    });
+    // A run of b1 that finds its blob marks b1 as used...
+    expect(new DiskParsedFileCache(cacheDir, 'b1').read(file, 'w', () => 2)).toBe(1);
+    // ...so a new build keeps b1 and b4, and drops b2 and b3.
+    store('b5');
+    expect(readdirSync(cacheDir).sort()).toEqual(['b1', 'b4', 'b5']);
+    expect(readdirSync(join(cacheDir, 'b5'))).toHaveLength(1);
   });
 
   it('parses again, and repairs the blob, when a stored blob is corrupt or truncated', () => {
