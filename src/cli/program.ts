@@ -19,6 +19,7 @@ import { MODEL_REGISTRY, usesFcInference } from '../models/model-registry.js';
 import { parseAccuracyGates } from '../inspect/accuracy-gates.js';
 import { renderScoreTable } from '../report/score-table.js';
 import type { EvaluateOptions } from '../spec/options.js';
+import { tuneV8ForBatchWork } from '../util/v8-tuning.js';
 import type { CliIo } from './io.js';
 import {
   type EvaluateFlags,
@@ -56,7 +57,11 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
       writeErr: (text) => io.stderr(text),
     })
     .showHelpAfterError('(run "bfcl <command> --help" for usage)')
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    // Every command but generate is a second or so of batch work (see tuneV8ForBatchWork).
+    .hook('preAction', (_program, command) => {
+      if (command.name() !== 'generate') tuneV8ForBatchWork();
+    });
 
   // Command order follows the reference's help listing.
   program

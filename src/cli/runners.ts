@@ -4,7 +4,6 @@
  */
 
 import type { EvaluateOptions, GenerateOptions } from '../spec/options.js';
-import { tuneV8ForBatchWork } from '../util/v8-tuning.js';
 import type { CliIo } from './io.js';
 
 /** Runs a command with validated options; resolves to the process exit code. */
@@ -26,7 +25,6 @@ export const runGenerate: CommandRunner<GenerateOptions> = async (options, io) =
 
 /** `bfcl evaluate`. */
 export const runEvaluate: CommandRunner<EvaluateOptions> = async (options, io) => {
-  tuneV8ForBatchWork();
   const { runEvaluateCommand } = await import('./evaluate-command.js');
   return runEvaluateCommand(options, io);
 };

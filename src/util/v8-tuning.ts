@@ -7,10 +7,11 @@ import { setFlagsFromString } from 'node:v8';
 export const BATCH_INTERRUPT_BUDGET = 576 * 1024;
 
 /**
- * Tune V8 for work that runs once over many inputs for about a second (`bfcl evaluate`): optimize
- * only the code that stays hot. With V8's default budget, optimizing compiles took about a third
- * of the CPU time of evaluating a full run, on a thread that shares the two cores with the work
- * (bench: evaluate-real-run, 1.24 s → 0.94 s median wall, CPU 1.97 s → 1.22 s). Long work (`bfcl
+ * Tune V8 for work that runs once over many inputs for about a second (`bfcl evaluate`,
+ * `ground-truth`, `show`...): optimize only the code that stays hot. With V8's default budget,
+ * optimizing compiles took about a third of the CPU time of evaluating a full run, on a thread that
+ * shares the two cores with the work (bench: evaluate-real-run, 1.24 s → 0.94 s median wall, CPU
+ * 1.97 s → 1.22 s; `ground-truth` of all multi-turn entries CPU 1.08 → 0.65 s). Long work (`bfcl
  * generate`) gets slower with it, so it is not set for the whole program. Affects functions made
  * after the call, in every thread (V8 flags are per process); an `--interrupt-budget` given to node
  * is left alone.
