@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { z } from 'zod';
+import { z } from 'zod';
 
 import type { PyDict, PyValue } from '../py/value.js';
 import {
@@ -44,6 +44,7 @@ import {
   webSearchEntrySchema,
   webSearchPossibleAnswerSchema,
 } from '../spec/schemas.js';
+import * as allSchemas from '../spec/schemas.js';
 import { DatasetError, InternalError } from '../util/errors.js';
 import { addAgenticSystemPrompt, processMemoryScenario, processWebSearchEntries } from './agentic.js';
 import { DATA_LAYOUT, resolveDataDir } from './data-dir.js';
@@ -309,21 +310,9 @@ export class BfclDataset {
   }
 }
 
+/** Every schema of the schemas module by its export name, the name the parse cache keys readings by. */
 const SCHEMA_NAMES = new Map<z.ZodType, string>(
-  Object.entries({
-    astPossibleAnswerSchema,
-    formatSensitivityIdsSchema,
-    longContextSchema,
-    memoryEntrySchema,
-    memoryPossibleAnswerSchema,
-    memoryPrereqEntrySchema,
-    multiTurnEntrySchema,
-    multiTurnFunctionDocSchema,
-    multiTurnPossibleAnswerSchema,
-    singleTurnEntrySchema,
-    webSearchEntrySchema,
-    webSearchPossibleAnswerSchema,
-  }).map(([name, schema]) => [schema as z.ZodType, name]),
+  Object.entries(allSchemas).flatMap(([name, value]) => (value instanceof z.ZodType ? [[value, name] as const] : [])),
 );
 
 function schemaName(schema: z.ZodType): string {
