@@ -17,6 +17,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 
+import { InternalError } from '../util/errors.js';
 import { filesUnder } from '../util/files-under.js';
 
 /** Reads a file through a cache of its parsed value. */
@@ -63,12 +64,18 @@ export function parsedFileCache(dir: string | undefined, codeStamp: string = run
 /** How many other builds' folders are kept besides the running build's (e.g. a global and a local install). */
 const OTHER_BUILDS_KEPT = 2;
 
+/** The cache's own sub-folder of the cache folder, which may be any folder the user names. */
+const PARSED_FILES_FOLDER = 'parsed-files';
+/** What code stamps look like: only folders named so are ever removed. */
+const CODE_STAMP = /^[0-9a-f]{16}$/;
+
 /**
- * Blobs live in `<dir>/<code stamp>/<key>.v8`. A build's folder is touched when a run uses it, and
- * a build's first store removes all but the most recently used folders of other builds, so the
- * cache holds a few builds' files (a few MB per dataset each), not one set per rebuild.
+ * Blobs live in `<dir>/parsed-files/<code stamp>/<key>.v8`. A build's folder is touched when a run
+ * uses it, and a build's first store removes all but the most recently used folders of other
+ * builds, so the cache holds a few builds' files (a few MB per dataset each), not one set per rebuild.
  */
 export class DiskParsedFileCache implements ParsedFileCache {
+  private readonly buildsDir: string;
   private readonly buildDir: string;
   private buildDirReady = false;
   private buildDirTouched = false;
@@ -77,7 +84,9 @@ export class DiskParsedFileCache implements ParsedFileCache {
     readonly dir: string,
     private readonly codeStamp: string,
   ) {
-    this.buildDir = join(dir, codeStamp);
+    if (!CODE_STAMP.test(codeStamp)) throw new InternalError(`Not a code stamp: ${codeStamp}`);
+    this.buildsDir = join(dir, PARSED_FILES_FOLDER);
+    this.buildDir = join(this.buildsDir, codeStamp);
   }
 
   read<T>(file: string, way: string, parse: (bytes: Buffer | undefined) => T): T {
@@ -141,9 +150,9 @@ export class DiskParsedFileCache implements ParsedFileCache {
     this.buildDirReady = true;
     mkdirSync(this.buildDir, { recursive: true });
     this.buildDirTouched = true;
-    const others = readdirSync(this.dir)
-      .filter((name) => name !== this.codeStamp)
-      .map((name) => ({ path: join(this.dir, name), used: statSync(join(this.dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    const others = readdirSync(this.buildsDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && CODE_STAMP.test(entry.name) && entry.name !== this.codeStamp)
+      .map(({ name }) => ({ path: join(this.buildsDir, name), used: statSync(join(this.buildsDir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
       .sort((a, b) => b.used - a.used);
     for (const { path } of others.slice(OTHER_BUILDS_KEPT)) rmSync(path, { recursive: true, force: true });
   }

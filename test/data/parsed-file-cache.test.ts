@@ -22,6 +22,9 @@ function typed(value: unknown): unknown {
   return value;
 }
 
+/** A code stamp (16 hex digits) named after `build`. */
+const stamp = (build: string): string => build.padStart(16, '0');
+
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'bfcl-parse-cache-'));
 }
@@ -64,8 +67,8 @@ describe('DiskParsedFileCache', () => {
       ['a', [1.0, -0, 2n ** 70n, 'é\ud800', null, true, new Map([[3n, 'three']])]],
     ]);
     const counter = countingParse(() => stored);
-    const first = new DiskParsedFileCache(join(dir, 'cache'), 'build1').read(file, 'lines:x:checked', counter.parse);
-    const second = new DiskParsedFileCache(join(dir, 'cache'), 'build1').read(file, 'lines:x:checked', counter.parse);
+    const first = new DiskParsedFileCache(join(dir, 'cache'), stamp('b1')).read(file, 'lines:x:checked', counter.parse);
+    const second = new DiskParsedFileCache(join(dir, 'cache'), stamp('b1')).read(file, 'lines:x:checked', counter.parse);
     expect(counter.calls).toBe(1);
     expect(first).toBe(stored);
     expect(second).not.toBe(stored);
@@ -77,7 +80,7 @@ describe('DiskParsedFileCache', () => {
     const file = join(dir, 'data.json');
     writeFileSync(file, 'one');
     const counter = countingParse();
-    const cache = (stamp: string): ParsedFileCache => new DiskParsedFileCache(join(dir, 'cache'), stamp);
+    const cache = (build: string): ParsedFileCache => new DiskParsedFileCache(join(dir, 'cache'), stamp(build));
     expect(cache('b1').read(file, 'w', counter.parse)).toBe(3);
     writeFileSync(file, 'three');
     expect(cache('b1').read(file, 'w', counter.parse)).toBe(5);
@@ -93,19 +96,27 @@ describe('DiskParsedFileCache', () => {
     const file = join(dir, 'data.json');
     writeFileSync(file, 'x');
     const cacheDir = join(dir, 'cache');
-    const store = (stamp: string): void => void new DiskParsedFileCache(cacheDir, stamp).read(file, 'w', () => 1);
+    const builds = join(cacheDir, 'parsed-files');
+    const store = (build: string): void => void new DiskParsedFileCache(cacheDir, stamp(build)).read(file, 'w', () => 1);
     store('b1');
-    ['b1', 'b2', 'b3', 'b4'].forEach((stamp, age) => {
-      mkdirSync(join(cacheDir, stamp), { recursive: true });
+    ['b1', 'b2', 'b3', 'b4'].forEach((build, age) => {
+      mkdirSync(join(builds, stamp(build)), { recursive: true });
       const when = new Date(Date.UTC(2026, 0, 1 + age));
-      utimesSync(join(cacheDir, stamp), when, when);
+      utimesSync(join(builds, stamp(build)), when, when);
     });
+    // Whatever else is in the folder the user named is never touched, however old.
+    mkdirSync(join(cacheDir, 'notes'));
+    writeFileSync(join(cacheDir, 'notes', 'keep.txt'), 'mine');
+    mkdirSync(join(builds, 'not-a-build'));
+    writeFileSync(join(builds, '0000000000000000'), 'a file, not a build folder');
+    for (const path of [join(cacheDir, 'notes'), join(builds, 'not-a-build')]) utimesSync(path, new Date(0), new Date(0));
     // A run of b1 that finds its blob marks b1 as used...
-    expect(new DiskParsedFileCache(cacheDir, 'b1').read(file, 'w', () => 2)).toBe(1);
+    expect(new DiskParsedFileCache(cacheDir, stamp('b1')).read(file, 'w', () => 2)).toBe(1);
     // ...so a new build keeps b1 and b4, and drops b2 and b3.
     store('b5');
-    expect(readdirSync(cacheDir).sort()).toEqual(['b1', 'b4', 'b5']);
-    expect(readdirSync(join(cacheDir, 'b5'))).toHaveLength(1);
+    expect(readdirSync(builds).sort()).toEqual(['0000000000000000', ...['b1', 'b4', 'b5'].map(stamp), 'not-a-build'].sort());
+    expect(readdirSync(cacheDir).sort()).toEqual(['notes', 'parsed-files']);
+    expect(readdirSync(join(builds, stamp('b5')))).toHaveLength(1);
   });
 
   it('parses again, and repairs the blob, when a stored blob is corrupt or truncated', () => {
@@ -114,14 +125,15 @@ describe('DiskParsedFileCache', () => {
     writeFileSync(file, 'abc');
     const cacheDir = join(dir, 'cache');
     const counter = countingParse((text) => new Map([['text', text]]));
-    new DiskParsedFileCache(cacheDir, 'b').read(file, 'w', counter.parse);
-    const blob = join(cacheDir, 'b', readdirSync(join(cacheDir, 'b'))[0]!);
+    new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', counter.parse);
+    const buildDir = join(cacheDir, 'parsed-files', stamp('b'));
+    const blob = join(buildDir, readdirSync(buildDir)[0]!);
     for (const damaged of [readFileSync(blob).subarray(0, 5), Buffer.from('not a blob')]) {
       writeFileSync(blob, damaged);
-      expect(typed(new DiskParsedFileCache(cacheDir, 'b').read(file, 'w', counter.parse))).toEqual(typed(new Map([['text', 'abc']])));
+      expect(typed(new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', counter.parse))).toEqual(typed(new Map([['text', 'abc']])));
     }
     expect(counter.calls).toBe(3);
-    new DiskParsedFileCache(cacheDir, 'b').read(file, 'w', counter.parse);
+    new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', counter.parse);
     expect(counter.calls).toBe(3);
   });
 
@@ -131,7 +143,7 @@ describe('DiskParsedFileCache', () => {
     writeFileSync(file, 'x');
     writeFileSync(join(dir, 'blocked'), 'a file where the cache folder should be');
     const counter = countingParse();
-    const blocked = new DiskParsedFileCache(join(dir, 'blocked'), 'b');
+    const blocked = new DiskParsedFileCache(join(dir, 'blocked'), stamp('b'));
     expect(blocked.read(file, 'w', counter.parse)).toBe(1);
     expect(blocked.read(file, 'w', counter.parse)).toBe(1);
     expect(counter.calls).toBe(2);
@@ -139,15 +151,15 @@ describe('DiskParsedFileCache', () => {
     // Class instances would come back as plain objects.
     const cacheDir = join(dir, 'cache');
     const tuple = new PyTuple([1n]);
-    expect(new DiskParsedFileCache(cacheDir, 'b').read(file, 'w', () => [tuple])).toEqual([tuple]);
-    const again = new DiskParsedFileCache(cacheDir, 'b').read(file, 'w', () => 'parsed again');
+    expect(new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', () => [tuple])).toEqual([tuple]);
+    const again = new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', () => 'parsed again');
     expect(again).toBe('parsed again');
   });
 
   it("leaves a missing file to the parser's own error", () => {
     const dir = tempDir();
     const seen: (Buffer | undefined)[] = [];
-    new DiskParsedFileCache(join(dir, 'cache'), 'b').read(join(dir, 'missing.json'), 'w', (bytes) => seen.push(bytes));
+    new DiskParsedFileCache(join(dir, 'cache'), stamp('b')).read(join(dir, 'missing.json'), 'w', (bytes) => seen.push(bytes));
     expect(seen).toEqual([undefined]);
   });
 });
