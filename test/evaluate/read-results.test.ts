@@ -1,0 +1,52 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { eachLine, readResultFile } from '../../src/evaluate/read-results.js';
+
+describe('eachLine', () => {
+  it('gives the lines the decoded text splits into, invalid and multi-byte sequences included', () => {
+    const samples = [
+      '',
+      '\n',
+      'a\nb',
+      'a\nb\n',
+      '\n\nx\n',
+      'ascii\n€ and 𝄞\nmore ascii\r\nend',
+    ].map((text) => Buffer.from(text, 'utf8'));
+    // Truncated and stray UTF-8 bytes, next to line breaks.
+    samples.push(Buffer.from([0x61, 0xe2, 0x82, 0x0a, 0x80, 0x62, 0x0a, 0xf0, 0x9d]), Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0x0a]));
+    for (const bytes of samples) {
+      const lines: [string, number][] = [];
+      eachLine(bytes, (text, index) => lines.push([text, index]));
+      expect(lines).toEqual(bytes.toString('utf8').split('\n').map((text, index) => [text, index]));
+    }
+  });
+});
+
+describe('readResultFile', () => {
+  it('reads entries and reports malformed lines by their line numbers, around non-ASCII lines', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bfcl-read-results-')), 'r.json');
+    const lines = [
+      '{"id": "simple_python_0", "result": "caf\u00e9 \u2014 ok"}',
+      '',
+      '{"id": "simple_python_1", "result": [1.0, 2]}',
+      '{"id": "simple_python_2", "result": oops}',
+      '["not an object"]',
+      '{"id": "simple_python_3", "result": "\ud834\udd1e"}',
+    ];
+    writeFileSync(file, lines.join('\n') + '\n');
+    const { entries, malformed } = readResultFile(file);
+    expect(entries.map((e) => [e.id, e.result])).toEqual([
+      ['simple_python_0', 'café — ok'],
+      ['simple_python_1', [1.0, 2n]],
+      ['simple_python_3', '𝄞'],
+    ]);
+    expect(malformed.map((m) => [m.line, m.id])).toEqual([
+      [4, 'simple_python_2'],
+      [5, undefined],
+    ]);
+  });
+});
