@@ -5,7 +5,7 @@
  * `conformance` folder beside it (or BFCL_CONFORMANCE_DIR).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -212,20 +212,26 @@ function prepareOracleResults(): void {
   generateOracleResults(dataDir!, join(oracleRunDir(), 'result'));
 }
 
+/** The RSS probe module (`node --import`) that reports a measured CLI process's peak RSS. */
+const RSS_PROBE = new URL('./rss-probe.js', import.meta.url).href;
+
 /** The bench's own parse cache folder, for `datasetCache: 'warm'` scenarios (never the user's). */
 const benchCacheDir = (): string => join(tmpdir(), 'bfcl-bench-cache');
 
 /** Run the bundled binary; entries are the totals it prints per category (`(correct/total)`). */
 function runCliChild(args: string[], datasetCache: 'off' | 'warm'): ScenarioResult & { rssMb: number; wallMs: number; cpuMs: number } {
-  const env = { ...process.env, BFCL_CACHE_DIR: datasetCache === 'warm' ? benchCacheDir() : 'off' };
+  const rssFile = join(mkdtempSync(join(tmpdir(), 'bfcl-bench-rss-')), 'max-rss-kb');
+  const env = { ...process.env, BFCL_CACHE_DIR: datasetCache === 'warm' ? benchCacheDir() : 'off', BFCL_BENCH_RSS_FILE: rssFile };
   const started = performance.now();
-  const run = spawnSync(process.execPath, [BUNDLED_CLI, ...args], { encoding: 'utf8', env });
+  const run = spawnSync(process.execPath, ['--import', RSS_PROBE, BUNDLED_CLI, ...args], { encoding: 'utf8', env });
   const wallMs = performance.now() - started;
   const scoreDir = args[args.indexOf('--score-dir') + 1]!;
   rmSync(scoreDir, { recursive: true, force: true });
   if (run.status !== 0) throw new Error(`bfcl ${args[0]} failed (${run.status}): ${run.stderr}`);
   const entries = [...run.stderr.matchAll(/\((\d+)\/(\d+)\)/g)].reduce((n, m) => n + Number(m[2]), 0);
-  return { entries, ms: wallMs, wallMs, cpuMs: NaN, rssMb: NaN };
+  const rssMb = Number(readFileSync(rssFile, 'utf8')) / 1024;
+  rmSync(dirname(rssFile), { recursive: true, force: true });
+  return { entries, ms: wallMs, wallMs, cpuMs: NaN, rssMb };
 }
 
 function runChild(name: string): ScenarioResult & { rssMb: number; wallMs: number; cpuMs: number } {
@@ -278,7 +284,7 @@ if (scenarioFlag !== -1) {
     if (scenario.cli !== undefined) {
       console.log(
         `${name}: ${entries} entries in ${ms.toFixed(0)} ms wall median of ${runs.length} (min ${Math.min(...runs.map((r) => r.ms)).toFixed(0)} ms; ` +
-          `${((entries / ms) * 1000).toFixed(0)} entries/s) — ${scenario.label}`,
+          `${((entries / ms) * 1000).toFixed(0)} entries/s; peak RSS ${rss.toFixed(0)} MB) — ${scenario.label}`,
       );
       continue;
     }
