@@ -8,7 +8,7 @@ import { compareCodePoints, formatFixed, pyLen, pySplitlines, pySplitWhitespace,
 import { expectDictFor, expectStr, getItem, noAttribute, pyCompare, pyContains, requireHashable } from '../py/ops.js';
 import { pyRepr, pyStr } from '../py/repr.js';
 import { PyObject, PyException, listContains, pyDict, pyEquals, pyTruthy, pyTypeName, type PyDict, type PyValue } from '../py/value.js';
-import { SimulatedApi, opt, req, type LongContextData, type MethodSignatures, type SimContext } from './simulated-api.js';
+import { SimulatedApi, opt, req, type LongContextData, type MethodSignatures } from './simulated-api.js';
 
 // ---------------------------------------------------------------------------------------------
 // File and Directory
@@ -231,17 +231,6 @@ export class GorillaFileSystem extends SimulatedApi {
   root: Directory = new Directory(DEFAULT_ROOT_NAME, null);
 
   private _current_dir: Directory = this.root;
-  private readonly _ctx: SimContext;
-
-  constructor(ctx: SimContext) {
-    super();
-    this._ctx = ctx;
-  }
-
-  /** The long-context filler, read only when an entry needs it (the context may load it lazily). */
-  private get _filler(): LongContextData {
-    return this._ctx.longContext;
-  }
 
   _loadScenario(scenario: PyDict, longContext: boolean): void {
     this.long_context = longContext;

@@ -12,7 +12,7 @@ import { isIntOrFloat, pyAbs, pyCompare, pyIterate, requireHashable } from '../p
 import { pyStr } from '../py/repr.js';
 import { PyException, pyDict, pyEquals, pyTruthy, pyTypeName, type PyDict, type PyValue } from '../py/value.js';
 import { PyDecimal, decimalSqrt, mpDivide, mpLog, pyPower, setDecimalPrecision, setMpDps } from './math-precision.js';
-import { SimulatedApi, opt, req, type MethodSignatures, type SimContext } from './simulated-api.js';
+import { SimulatedApi, opt, req, type MethodSignatures } from './simulated-api.js';
 
 const SIGNATURES: MethodSignatures = {
   logarithm: [req('value'), req('base'), req('precision')],
@@ -90,10 +90,6 @@ const pyLenOf = (v: PyValue): bigint => BigInt(pyIterate(v).length);
 export class MathAPI extends SimulatedApi {
   readonly _className = 'MathAPI';
   readonly _signatures = SIGNATURES;
-
-  constructor(_ctx: SimContext) {
-    super();
-  }
 
   /** Stateless: the executor never loads a scenario into MathAPI. */
   _loadScenario(_scenario: PyDict, _longContext: boolean): void {}

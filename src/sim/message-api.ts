@@ -22,7 +22,7 @@ import { PyRandom } from '../py/random.js';
 import { pyStr } from '../py/repr.js';
 import { PyException, PySet, listContains, pyDict, pyEquals, pyTruthy, setHas, type PyDict, type PyKey, type PyValue } from '../py/value.js';
 import { randomSeed } from './scenario.js';
-import { SimulatedApi, req, type MethodSignatures, type SimContext } from './simulated-api.js';
+import { SimulatedApi, req, type MethodSignatures } from './simulated-api.js';
 
 /** Seed of `_random` when the scenario has no `random_seed`. */
 const DEFAULT_RANDOM_SEED = 200191n;
@@ -70,10 +70,6 @@ export class MessageAPI extends SimulatedApi {
     search_messages: [req('keyword')],
     get_message_stats: [],
   };
-
-  constructor(_ctx: SimContext) {
-    super();
-  }
 
   _loadScenario(scenario: PyDict, _longContext: boolean): void {
     const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);

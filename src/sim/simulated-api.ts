@@ -61,6 +61,13 @@ export abstract class SimulatedApi {
   /** Python signatures of the public methods. */
   abstract readonly _signatures: MethodSignatures;
 
+  constructor(private readonly _ctx: SimContext) {}
+
+  /** The long-context filler, read only when an entry needs it (the context may load it lazily). */
+  protected get _filler(): LongContextData {
+    return this._ctx.longContext;
+  }
+
   /** The reference's `_load_scenario(scenario, long_context)`. Stateless classes do nothing. */
   abstract _loadScenario(scenario: PyDict, longContext: boolean): void;
 

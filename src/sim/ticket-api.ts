@@ -8,7 +8,7 @@ import { compareCodePoints } from '../py/builtins.js';
 import { augmented, dictGetOr, dictSet, expectDictFor, expectStrItems, getItem, lower, pyCompare } from '../py/ops.js';
 import { pyStr } from '../py/repr.js';
 import { listContains, pyDict, pyEquals, pyTruthy, type PyDict, type PyKey, type PyValue } from '../py/value.js';
-import { SimulatedApi, opt, req, type MethodSignatures, type SimContext } from './simulated-api.js';
+import { SimulatedApi, opt, req, type MethodSignatures } from './simulated-api.js';
 
 /** Allowed priorities, 5 being the most urgent. */
 const MIN_PRIORITY = 1n;
@@ -39,10 +39,6 @@ export class TicketAPI extends SimulatedApi {
     logout: [],
     get_user_tickets: [opt('status', null)],
   };
-
-  constructor(_ctx: SimContext) {
-    super();
-  }
 
   _loadScenario(scenario: PyDict, _longContext: boolean): void {
     this.ticket_queue = this._scenarioList(scenario, 'ticket_queue', () => []);

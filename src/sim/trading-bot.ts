@@ -40,7 +40,7 @@ import {
   type PyValue,
 } from '../py/value.js';
 import { randomSeed } from './scenario.js';
-import { SimulatedApi, opt, req, type LongContextData, type MethodSignatures, type SimContext } from './simulated-api.js';
+import { SimulatedApi, opt, req, type MethodSignatures } from './simulated-api.js';
 
 const SIGNATURES: MethodSignatures = {
   get_current_time: [],
@@ -186,17 +186,6 @@ export class TradingBot extends SimulatedApi {
   long_context = false;
 
   private _random = new PyRandom(DEFAULT_RANDOM_SEED);
-  private readonly _ctx: SimContext;
-
-  constructor(ctx: SimContext) {
-    super();
-    this._ctx = ctx;
-  }
-
-  /** The long-context filler, read only when an entry needs it (the context may load it lazily). */
-  private get _filler(): LongContextData {
-    return this._ctx.longContext;
-  }
 
   _loadScenario(scenario: PyDict, longContext: boolean): void {
     const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);

@@ -160,7 +160,6 @@ export class TravelAPI extends SimulatedApi {
   private _random = new PyRandom(DEFAULT_RANDOM_SEED);
   /** `"from|to|class|date"` → price, refreshed by every `get_flight_cost` call. */
   private _flightCostLookup = new Map<string, number>();
-  private readonly _ctx: SimContext;
   private readonly _today: TodayClock;
 
   readonly _signatures: MethodSignatures = {
@@ -212,8 +211,7 @@ export class TravelAPI extends SimulatedApi {
 
   /** `today` is only read by `verify_traveler_information` (age check); tests inject a fixed date. */
   constructor(ctx: SimContext, today: TodayClock = realToday) {
-    super();
-    this._ctx = ctx;
+    super(ctx);
     this._today = today;
   }
 
@@ -527,7 +525,7 @@ export class TravelAPI extends SimulatedApi {
   }
 
   private _extension(name: string): PyDict {
-    return expectDict(this._ctx.longContext.get(name) ?? null, `long-context ${name}`);
+    return expectDict(this._filler.get(name) ?? null, `long-context ${name}`);
   }
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../py/ops.js';
 import { pyStr } from '../py/repr.js';
 import { listContains, pyDict, pyEquals, pyTruthy, type PyDict, type PyValue } from '../py/value.js';
-import { SimulatedApi, opt, req, type MethodSignatures, type SimContext } from './simulated-api.js';
+import { SimulatedApi, opt, req, type MethodSignatures } from './simulated-api.js';
 
 /**
  * BFCL parity: posting_api.py::post_tweet — `tags: List[str] = []` and `mentions: List[str] = []`
@@ -72,10 +72,6 @@ export class TwitterAPI extends SimulatedApi {
     get_tweet_comments: [req('tweet_id')],
     get_user_stats: [req('username')],
   };
-
-  constructor(_ctx: SimContext) {
-    super();
-  }
 
   _loadScenario(scenario: PyDict, _longContext: boolean): void {
     const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);

@@ -10,7 +10,7 @@ import { augmented, dictGetOr, getItem, joinStrings, pyCompare, pyFloat, pyItera
 import { PyRandom } from '../py/random.js';
 import { listContains, pyDict, pyEquals, pyTruthy, type PyDict, type PyValue } from '../py/value.js';
 import { expectDict, randomSeed } from './scenario.js';
-import { SimulatedApi, opt, req, type MethodSignatures, type SimContext } from './simulated-api.js';
+import { SimulatedApi, opt, req, type MethodSignatures } from './simulated-api.js';
 
 /** The reference's module constants (gallons, miles per gallon). */
 const MAX_FUEL_LEVEL = 50n;
@@ -118,7 +118,6 @@ export class VehicleControlAPI extends SimulatedApi {
   private _slopeAngle: PyValue = DEFAULTS.slopeAngle;
   private _brakePedalForce: PyValue = DEFAULTS.brakePedalForce;
   private _random = new PyRandom(DEFAULTS.randomSeed);
-  private readonly _ctx: SimContext;
 
   readonly _signatures: MethodSignatures = {
     startEngine: [req('ignitionMode')],
@@ -144,11 +143,6 @@ export class VehicleControlAPI extends SimulatedApi {
     check_tire_pressure: [],
     find_nearest_tire_shop: [],
   };
-
-  constructor(ctx: SimContext) {
-    super();
-    this._ctx = ctx;
-  }
 
   _loadScenario(scenario: PyDict, longContext: boolean): void {
     const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);
@@ -405,14 +399,14 @@ export class VehicleControlAPI extends SimulatedApi {
 
   /** A long-context filler constant, shared as-is (the reference returns the module objects). */
   private _extension(name: string): PyValue {
-    const value = this._ctx.longContext.get(name);
+    const value = this._filler.get(name);
     if (value === undefined) throw new Error(`long_context.json has no ${name}`);
     return value;
   }
 
   /** This context's LONG_WEATHER_EXTENSION dict (see `weatherByContext`). */
   private _longWeather(): PyDict {
-    const data = this._ctx.longContext;
+    const data = this._filler;
     let weather = weatherByContext.get(data);
     if (weather === undefined) {
       weather = new Map(expectDict(this._extension('LONG_WEATHER_EXTENSION'), 'long-context LONG_WEATHER_EXTENSION'));
