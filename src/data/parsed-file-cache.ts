@@ -1,8 +1,8 @@
 /**
  * A disk cache of parsed dataset files. Parsing a file losslessly and checking it against its schema
  * is most of what loading the official data costs (about 300 ms of a `bfcl evaluate`), and the
- * files rarely change; so the parsed value is stored once (V8's structured serialization) and later
- * runs read it back in a fraction of the time.
+ * files rarely change; so the parsed value is stored (V8's structured serialization) the second time
+ * a file is parsed, and later runs read it back in a fraction of the time.
  *
  * The key is the file's bytes (SHA-256), how it was read (schema, whether checked) and the code
  * that read it (a stamp of the running build's files), so an edited file, another reading or a
@@ -12,7 +12,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
@@ -66,11 +66,14 @@ const OTHER_BUILDS_KEPT = 2;
 
 /** The cache's own sub-folder of the cache folder, which may be any folder the user names. */
 const PARSED_FILES_FOLDER = 'parsed-files';
+/** Suffix of the marker a run leaves for a file it parsed without storing it. */
+const PARSED_MARK = '.parsed';
 /** What code stamps look like: only folders named so are ever removed. */
 const CODE_STAMP = /^[0-9a-f]{16}$/;
 
 /**
- * Blobs live in `<dir>/parsed-files/<code stamp>/<key>.v8`. A build's folder is touched when a run
+ * Blobs live in `<dir>/parsed-files/<code stamp>/<key>.v8` (and markers of files parsed once in
+ * `<key>.v8.parsed`). A build's folder is touched when a run
  * uses it, and a build's first store removes all but the most recently used folders of other
  * builds, so the cache holds a few builds' files (a few MB per dataset each), not one set per rebuild.
  */
@@ -99,8 +102,25 @@ export class DiskParsedFileCache implements ParsedFileCache {
       return stored.value as T;
     }
     const value = parse(bytes);
-    this.store(blob, value);
+    // Stored the second time a file is parsed: a one-off run (a fresh CI machine) only leaves a
+    // marker, instead of paying to serialize and write what no later run will read.
+    if (this.parsedBefore(blob)) this.store(blob, value);
+    else this.markParsed(blob);
     return value;
+  }
+
+  /** Whether an earlier run parsed the file (its marker), or stored it (a blob that would not load). */
+  private parsedBefore(blob: string): boolean {
+    return existsSync(`${blob}${PARSED_MARK}`) || existsSync(blob);
+  }
+
+  private markParsed(blob: string): void {
+    try {
+      this.prepareBuildDir();
+      writeFileSync(`${blob}${PARSED_MARK}`, '');
+    } catch {
+      // As for blobs: the cache is only ever a shortcut.
+    }
   }
 
   /** The stored value, or undefined when there is none or it cannot be read back whole. */

@@ -10,6 +10,7 @@ import { DiskParsedFileCache, NO_CACHE, cacheDirOf, parsedFileCache, type Parsed
 import { PyTuple, type PyValue } from '../../src/py/value.js';
 import { ALL_CATEGORIES, getCategoryInfo } from '../../src/spec/categories.js';
 import { DatasetError } from '../../src/util/errors.js';
+import { filesUnder } from '../../src/util/files-under.js';
 
 const OFFICIAL_DATA_DIR = process.env['BFCL_DATA_DIR'];
 
@@ -58,7 +59,7 @@ describe('where the cache lives', () => {
 });
 
 describe('DiskParsedFileCache', () => {
-  it('parses a file once, then serves the stored value with its Python types intact', () => {
+  it('stores a file the second time it is parsed, then serves the stored value with its Python types intact', () => {
     const dir = tempDir();
     const file = join(dir, 'data.json');
     writeFileSync(file, 'x');
@@ -67,28 +68,41 @@ describe('DiskParsedFileCache', () => {
       ['a', [1.0, -0, 2n ** 70n, 'é\ud800', null, true, new Map([[3n, 'three']])]],
     ]);
     const counter = countingParse(() => stored);
-    const first = new DiskParsedFileCache(join(dir, 'cache'), stamp('b1')).read(file, 'lines:x:checked', counter.parse);
-    const second = new DiskParsedFileCache(join(dir, 'cache'), stamp('b1')).read(file, 'lines:x:checked', counter.parse);
-    expect(counter.calls).toBe(1);
-    expect(first).toBe(stored);
-    expect(second).not.toBe(stored);
-    expect(typed(second)).toEqual(typed(stored));
+    const read = () => new DiskParsedFileCache(join(dir, 'cache'), stamp('b1')).read(file, 'lines:x:checked', counter.parse);
+    const buildDir = join(dir, 'cache', 'parsed-files', stamp('b1'));
+    // A first run leaves only a marker (a one-off run pays nothing for a cache no run will read).
+    expect(read()).toBe(stored);
+    expect(readdirSync(buildDir).map((name) => name.replace(/^[0-9a-f]{64}/, 'KEY'))).toEqual(['KEY.v8.parsed']);
+    // A second run parses again and stores the value.
+    expect(read()).toBe(stored);
+    expect(readdirSync(buildDir).map((name) => name.replace(/^[0-9a-f]{64}/, 'KEY')).sort()).toEqual(['KEY.v8', 'KEY.v8.parsed']);
+    // Later runs read it back.
+    const served = read();
+    expect(counter.calls).toBe(2);
+    expect(served).not.toBe(stored);
+    expect(typed(served)).toEqual(typed(stored));
   });
 
   it('parses again when the bytes, the way of reading or the build change', () => {
     const dir = tempDir();
     const file = join(dir, 'data.json');
-    writeFileSync(file, 'one');
     const counter = countingParse();
-    const cache = (build: string): ParsedFileCache => new DiskParsedFileCache(join(dir, 'cache'), stamp(build));
-    expect(cache('b1').read(file, 'w', counter.parse)).toBe(3);
+    const read = (build: string, way = 'w'): unknown => new DiskParsedFileCache(join(dir, 'cache'), stamp(build)).read(file, way, counter.parse);
+    /** Read until the value comes from the cache; the number of parses it took. */
+    const parsesUntilServed = (build: string, way?: string): number => {
+      const before = counter.calls;
+      for (let i = 0; i < 3; i++) read(build, way);
+      return counter.calls - before;
+    };
+    writeFileSync(file, 'one');
+    expect(parsesUntilServed('b1')).toBe(2);
+    expect(read('b1')).toBe(3);
     writeFileSync(file, 'three');
-    expect(cache('b1').read(file, 'w', counter.parse)).toBe(5);
-    expect(cache('b1').read(file, 'other way', counter.parse)).toBe(5);
-    expect(cache('b2').read(file, 'w', counter.parse)).toBe(5);
-    expect(counter.calls).toBe(4);
-    expect(cache('b2').read(file, 'w', counter.parse)).toBe(5);
-    expect(counter.calls).toBe(4);
+    expect(parsesUntilServed('b1')).toBe(2);
+    expect(parsesUntilServed('b1', 'other way')).toBe(2);
+    expect(parsesUntilServed('b2')).toBe(2);
+    expect(parsesUntilServed('b2')).toBe(0);
+    expect(read('b2')).toBe(5);
   });
 
   it("keeps the most recently used builds' folders: a build's first store removes all but the two newest others", () => {
@@ -97,7 +111,10 @@ describe('DiskParsedFileCache', () => {
     writeFileSync(file, 'x');
     const cacheDir = join(dir, 'cache');
     const builds = join(cacheDir, 'parsed-files');
-    const store = (build: string): void => void new DiskParsedFileCache(cacheDir, stamp(build)).read(file, 'w', () => 1);
+    // Two runs of a build store the file (see above).
+    const store = (build: string): void => {
+      for (let run = 0; run < 2; run++) new DiskParsedFileCache(cacheDir, stamp(build)).read(file, 'w', () => 1);
+    };
     store('b1');
     ['b1', 'b2', 'b3', 'b4'].forEach((build, age) => {
       mkdirSync(join(builds, stamp(build)), { recursive: true });
@@ -116,7 +133,7 @@ describe('DiskParsedFileCache', () => {
     store('b5');
     expect(readdirSync(builds).sort()).toEqual(['0000000000000000', ...['b1', 'b4', 'b5'].map(stamp), 'not-a-build'].sort());
     expect(readdirSync(cacheDir).sort()).toEqual(['notes', 'parsed-files']);
-    expect(readdirSync(join(builds, stamp('b5')))).toHaveLength(1);
+    expect(readdirSync(join(builds, stamp('b5')))).toHaveLength(2);
   });
 
   it('parses again, and repairs the blob, when a stored blob is corrupt or truncated', () => {
@@ -125,16 +142,18 @@ describe('DiskParsedFileCache', () => {
     writeFileSync(file, 'abc');
     const cacheDir = join(dir, 'cache');
     const counter = countingParse((text) => new Map([['text', text]]));
-    new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', counter.parse);
+    const read = () => new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', counter.parse);
+    read();
+    read();
     const buildDir = join(cacheDir, 'parsed-files', stamp('b'));
-    const blob = join(buildDir, readdirSync(buildDir)[0]!);
+    const blob = join(buildDir, readdirSync(buildDir).find((name) => name.endsWith('.v8'))!);
     for (const damaged of [readFileSync(blob).subarray(0, 5), Buffer.from('not a blob')]) {
       writeFileSync(blob, damaged);
-      expect(typed(new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', counter.parse))).toEqual(typed(new Map([['text', 'abc']])));
+      expect(typed(read())).toEqual(typed(new Map([['text', 'abc']])));
     }
-    expect(counter.calls).toBe(3);
-    new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', counter.parse);
-    expect(counter.calls).toBe(3);
+    expect(counter.calls).toBe(4);
+    read();
+    expect(counter.calls).toBe(4);
   });
 
   it('works without a usable cache folder, and stores nothing that would not come back the same', () => {
@@ -151,7 +170,7 @@ describe('DiskParsedFileCache', () => {
     // Class instances would come back as plain objects.
     const cacheDir = join(dir, 'cache');
     const tuple = new PyTuple([1n]);
-    expect(new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', () => [tuple])).toEqual([tuple]);
+    for (let run = 0; run < 2; run++) expect(new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', () => [tuple])).toEqual([tuple]);
     const again = new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', () => 'parsed again');
     expect(again).toBe('parsed again');
   });
@@ -183,9 +202,11 @@ describe('a dataset read through the cache', () => {
   it('loads exactly what a dataset without the cache loads (our data/, every category)', () => {
     const cacheDir = tempDir();
     const plain = loadEverything(new BfclDataset(packageDataDir()));
-    const storing = loadEverything(new BfclDataset(packageDataDir(), { cache: parsedFileCache(cacheDir) }));
-    expect(readdirSync(cacheDir)).toHaveLength(1);
-    const stored = loadEverything(new BfclDataset(packageDataDir(), { cache: parsedFileCache(cacheDir) }));
+    const cached = () => loadEverything(new BfclDataset(packageDataDir(), { cache: parsedFileCache(cacheDir) }));
+    const [marking, storing, stored] = [cached(), cached(), cached()];
+    const blobs = [...filesUnder(cacheDir)].filter((f) => f.endsWith('.v8'));
+    expect(blobs.length).toBeGreaterThan(30);
+    expect(marking).toEqual(plain);
     expect(storing).toEqual(plain);
     expect(stored).toEqual(plain);
   });
@@ -193,7 +214,18 @@ describe('a dataset read through the cache', () => {
   it.skipIf(OFFICIAL_DATA_DIR === undefined)('loads exactly what a dataset without the cache loads (official data, BFCL_DATA_DIR)', () => {
     const cacheDir = tempDir();
     const plain = loadEverything(new BfclDataset(OFFICIAL_DATA_DIR!));
-    loadEverything(new BfclDataset(OFFICIAL_DATA_DIR!, { cache: parsedFileCache(cacheDir) }));
+    // Marked, then stored: loading each file twice (not comparing them) fills the cache.
+    const fill = (): void => {
+      const dataset = new BfclDataset(OFFICIAL_DATA_DIR!, { cache: parsedFileCache(cacheDir) });
+      for (const category of ALL_CATEGORIES) {
+        if (category === 'format_sensitivity') continue;
+        dataset.loadTestEntries(category, { includeLanguageHint: false });
+        if (getCategoryInfo(category).hasPossibleAnswer) dataset.loadPossibleAnswers(category);
+      }
+      dataset.longContext();
+    };
+    fill();
+    fill();
     const stored = loadEverything(new BfclDataset(OFFICIAL_DATA_DIR!, { cache: parsedFileCache(cacheDir) }));
     expect(stored).toEqual(plain);
   });
@@ -207,7 +239,7 @@ describe('a dataset read through the cache', () => {
       expect(load).toThrow(DatasetError);
       expect(load).toThrow(/simple_python\.json:1.*simple_python_0/);
     }
-    expect(readdirSync(cacheDir)).toEqual([]);
+    expect([...filesUnder(cacheDir)]).toEqual([]);
   });
 
   it('keeps checked and unchecked readings apart: an unchecked reading never vouches for a file', () => {
@@ -218,7 +250,8 @@ describe('a dataset read through the cache', () => {
       '{"id": "simple_python_0", "question": [[{"role": "user", "content": 5}]], "function": []}\n',
     );
     const open = (validate: boolean) => new BfclDataset(dataDir, { validate, cache: parsedFileCache(cacheDir) });
-    expect(open(false).loadTestEntries('simple_python', { includeLanguageHint: false })).toHaveLength(1);
+    // Twice, so that the unchecked reading is stored.
+    for (let run = 0; run < 2; run++) expect(open(false).loadTestEntries('simple_python', { includeLanguageHint: false })).toHaveLength(1);
     expect(() => open(true).loadTestEntries('simple_python', { includeLanguageHint: false })).toThrow(DatasetError);
   });
 });
