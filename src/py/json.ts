@@ -497,7 +497,8 @@ export function decodeEscapes(text: string, start: number, end: number): string 
 /**
  * Texts whose every token `JSON.parse` reads back exactly as Python's `json.loads` does. It does
  * not when the text has an integral float (`1.0`, `2e3`: Python keeps a float, JS an integer), a
- * digit run long enough to pass 2^53, or an all-digit object key (JS objects list those first,
+ * digit run long enough to pass 2^53 (or, after a point, to round to a whole double:
+ * `1.00000000000000001`), or an all-digit object key (JS objects list those first,
  * out of insertion order). The test is on the raw text, strings included: a false alarm (a
  * "version 2.0" in a description) only sends the text to the JS reader.
  */

@@ -36,6 +36,7 @@ describe('parseJsonNatively', () => {
     ['[2e3]', 'an exponent can make an integral float'],
     ['[1E-2]', 'upper-case exponent'],
     ['[12345678901234567890]', 'an int beyond 2^53'],
+    ['[1.00000000000000001]', 'a fraction long enough to round to a whole double: JS would read 1'],
     ['{"b": 1, "2": 2}', 'an all-digit key: JS objects would list it first'],
     ['{"0" : 1}', 'all-digit key with a space before the colon'],
     ['[NaN, Infinity]', 'json.loads accepts these; JSON.parse does not'],
