@@ -41,8 +41,9 @@ export interface SharedItems {
 
 /**
  * Read a JSON Lines file (or its `bytes`, already read): one JSON object per line, parsed
- * losslessly and, when `schema` is given, validated on its plain view. Blank lines are skipped. A bad line throws a `DatasetError` naming
- * `file:line`, the entry id when it can be read and the path of the first problem.
+ * losslessly and, when `schema` is given, validated on its plain view. Blank lines are skipped. A
+ * bad line throws a `DatasetError` naming `file:line`, the entry id when it can be read and the
+ * path of the first problem.
  */
 export function readJsonLinesFile(file: string, schema: z.ZodType | undefined, sharedItems?: SharedItems, bytes?: Buffer): PyDict[] {
   const lines = readTextFile(file, bytes).split(LINE_BREAK);

@@ -388,6 +388,8 @@ function scalarValue(token: string): PyValue {
   return isIntegerToken(token) ? BigInt(token) : Number(token);
 }
 
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
 /**
  * The end of a plain int token at `start` (`-`, then digits without a leading zero, and no fraction
  * or exponent after them), or -1 for anything else (floats, literals, `01`, which scanScalar and
@@ -396,13 +398,11 @@ function scalarValue(token: string): PyValue {
 export function plainIntEnd(text: string, start: number): number {
   const digitsStart = text.charCodeAt(start) === 0x2d ? start + 1 : start;
   let i = digitsStart;
-  for (let c = text.charCodeAt(i); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++i));
+  while (isDigit(text.charCodeAt(i))) i++;
   if (i === digitsStart || (i > digitsStart + 1 && text.charCodeAt(digitsStart) === 0x30)) return -1;
   const next = text.charCodeAt(i);
   return next === 0x2e || next === 0x65 || next === 0x45 ? -1 : i;
 }
-
-const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
 /**
  * The end of the number token at `start` as `json.loads` reads it (its NUMBER_RE:

@@ -106,7 +106,6 @@ class BodyText implements RawAnswer {
   }
 }
 
-
 /** What the SDKs put after the status in an error message: the server's `error.message`, else the body. */
 function errorDetail(body: string): string {
   if (body.trim() === '') return 'status code (no body)';
