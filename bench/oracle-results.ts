@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built `bfcl` binary (`npm run build` bundles it). */
-export const BUNDLED_CLI = fileURLToPath(new URL('../bin/bfcl.mjs', import.meta.url));
+export const BUNDLED_CLI = fileURLToPath(new URL('../bin/bfcl.cjs', import.meta.url));
 
 /**
  * `bfcl generate --model oracle` for every single- and multi-turn entry of `dataDir`, into

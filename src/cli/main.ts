@@ -1,68 +1,17 @@
 #!/usr/bin/env node
 /**
- * Entry point of the `bfcl` binary, and the one place where errors become exit codes:
- * 0 success, 2 usage errors (bad flags, unknown categories), 1 everything else.
+ * The CLI as an ES module, for `node dist/src/cli/main.js`. The `bfcl` binary is the launcher
+ * (launcher.ts, bundled to dist/bin/bfcl.cjs), which runs the program bundle.
  */
 
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { CommanderError } from 'commander';
-import { config as loadDotenvFile } from 'dotenv';
+import { runBinary } from './run-cli.js';
 
-import { BfclError } from '../util/errors.js';
-import { type CliIo, processIo } from './io.js';
-import { type CliOutcome, buildProgram } from './program.js';
-import { type CliRunners, DEFAULT_RUNNERS } from './runners.js';
+export { USAGE_EXIT_CODE, loadDotEnv, runBinary, runCli } from './run-cli.js';
 
-/** Exit code of a usage error (bad flag, unknown command or category). */
-export const USAGE_EXIT_CODE = 2;
-
-/**
- * Run the CLI on `argv` (arguments after the program name) and resolve to its exit code.
- * Never exits the process; all output goes to `io`.
- */
-export async function runCli(
-  argv: readonly string[],
-  io: CliIo = processIo(),
-  runners: CliRunners = DEFAULT_RUNNERS,
-): Promise<number> {
-  const outcome: CliOutcome = { exitCode: 0 };
-  const program = buildProgram(io, runners, outcome);
-  if (argv.length === 0) {
-    io.stdout(program.helpInformation());
-    return 0;
-  }
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return outcome.exitCode;
-  } catch (e) {
-    return exitCodeOf(e, io);
-  }
-}
-
-/** Report an error on stderr (commander has already printed its own) and choose the exit code. */
-function exitCodeOf(e: unknown, io: CliIo): number {
-  if (e instanceof CommanderError) {
-    // Help and version exit with 0; every other commander error is a usage error.
-    return e.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
-  }
-  if (e instanceof BfclError) {
-    io.stderr(`bfcl: error: ${e.message}\n`);
-    return e.exitCode;
-  }
-  const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
-  io.stderr(`bfcl: internal error: ${detail}\n`);
-  return 1;
-}
-
-/** Load `<cwd>/.env` into `env` without overriding variables that are already set. */
-export function loadDotEnv(cwd: string, env: Record<string, string | undefined> = process.env): void {
-  loadDotenvFile({ path: join(cwd, '.env'), processEnv: env as Record<string, string>, override: false, quiet: true });
-}
-
-/** Whether this module is the program being run (also through the npm bin symlink). */
+/** Whether this module is the program being run (also through a symlink). */
 function isMainModule(): boolean {
   const entry = process.argv[1];
   if (entry === undefined) return false;
@@ -73,7 +22,4 @@ function isMainModule(): boolean {
   }
 }
 
-if (isMainModule()) {
-  loadDotEnv(process.cwd());
-  process.exitCode = await runCli(process.argv.slice(2));
-}
+if (isMainModule()) await runBinary(process.argv.slice(2));

@@ -19,7 +19,7 @@ import { MODEL_REGISTRY, usesFcInference } from '../models/model-registry.js';
 import { parseAccuracyGates } from '../inspect/accuracy-gates.js';
 import { renderScoreTable } from '../report/score-table.js';
 import type { EvaluateOptions } from '../spec/options.js';
-import { tuneV8ForBatchWork } from '../util/v8-tuning.js';
+import { isBatchCommand, tuneV8ForBatchWork } from '../util/v8-tuning.js';
 import type { CliIo } from './io.js';
 import {
   type EvaluateFlags,
@@ -60,7 +60,7 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
     .showSuggestionAfterError(true)
     // Every command but generate is a second or so of batch work (see tuneV8ForBatchWork).
     .hook('preAction', (_program, command) => {
-      if (command.name() !== 'generate') tuneV8ForBatchWork();
+      if (isBatchCommand(command.name())) tuneV8ForBatchWork();
     });
 
   // Command order follows the reference's help listing.

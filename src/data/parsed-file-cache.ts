@@ -12,11 +12,12 @@
  */
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 
+import { BUILD_STAMP, markBuildUsed, pruneOtherBuilds } from '../util/cache-folders.js';
 import { InternalError } from '../util/errors.js';
 import { filesUnder } from '../util/files-under.js';
 
@@ -40,36 +41,17 @@ export const NO_CACHE: ParsedFileCache = {
   read: (file, _way, parse) => parse(readBytes(file)),
 };
 
-/**
- * The cache folder for an environment: `BFCL_CACHE_DIR` when set (relative to `cwd`), else
- * `$XDG_CACHE_HOME/bfcl-ts`, else `$HOME/.cache/bfcl-ts`. Undefined, for no cache, when
- * `BFCL_CACHE_DIR` is `off` (or `0`, `false`, `none`) or the environment names no home.
- */
-export function cacheDirOf(env: Readonly<Record<string, string | undefined>>, cwd: string): string | undefined {
-  const chosen = env['BFCL_CACHE_DIR']?.trim();
-  if (chosen !== undefined && chosen !== '') {
-    return ['off', '0', 'false', 'none'].includes(chosen.toLowerCase()) ? undefined : resolve(cwd, chosen);
-  }
-  const xdg = env['XDG_CACHE_HOME']?.trim();
-  if (xdg !== undefined && xdg !== '') return join(resolve(cwd, xdg), 'bfcl-ts');
-  const home = env['HOME']?.trim();
-  return home !== undefined && home !== '' ? join(home, '.cache', 'bfcl-ts') : undefined;
-}
+export { cacheDirOf } from '../util/cache-folders.js';
 
 /** The cache in `dir` (see `cacheDirOf`), or `NO_CACHE` when there is none. */
 export function parsedFileCache(dir: string | undefined, codeStamp: string = runningCodeStamp()): ParsedFileCache {
   return dir === undefined ? NO_CACHE : new DiskParsedFileCache(dir, codeStamp);
 }
 
-/** How many other builds' folders are kept besides the running build's (e.g. a global and a local install). */
-const OTHER_BUILDS_KEPT = 2;
-
 /** The cache's own sub-folder of the cache folder, which may be any folder the user names. */
 const PARSED_FILES_FOLDER = 'parsed-files';
 /** Suffix of the marker a run leaves for a file it parsed without storing it. */
 const PARSED_MARK = '.parsed';
-/** What code stamps look like: only folders named so are ever removed. */
-const CODE_STAMP = /^[0-9a-f]{16}$/;
 
 /**
  * Blobs live in `<dir>/parsed-files/<code stamp>/<key>.v8` (and markers of files parsed once in
@@ -87,7 +69,7 @@ export class DiskParsedFileCache implements ParsedFileCache {
     readonly dir: string,
     private readonly codeStamp: string,
   ) {
-    if (!CODE_STAMP.test(codeStamp)) throw new InternalError(`Not a code stamp: ${codeStamp}`);
+    if (!BUILD_STAMP.test(codeStamp)) throw new InternalError(`Not a code stamp: ${codeStamp}`);
     this.buildsDir = join(dir, PARSED_FILES_FOLDER);
     this.buildDir = join(this.buildsDir, codeStamp);
   }
@@ -157,12 +139,7 @@ export class DiskParsedFileCache implements ParsedFileCache {
   private touchBuildDir(): void {
     if (this.buildDirTouched) return;
     this.buildDirTouched = true;
-    try {
-      const now = new Date();
-      utimesSync(this.buildDir, now, now);
-    } catch {
-      // Only the pruning order depends on it.
-    }
+    markBuildUsed(this.buildDir);
   }
 
   private prepareBuildDir(): void {
@@ -170,11 +147,7 @@ export class DiskParsedFileCache implements ParsedFileCache {
     this.buildDirReady = true;
     mkdirSync(this.buildDir, { recursive: true });
     this.buildDirTouched = true;
-    const others = readdirSync(this.buildsDir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && CODE_STAMP.test(entry.name) && entry.name !== this.codeStamp)
-      .map(({ name }) => ({ path: join(this.buildsDir, name), used: statSync(join(this.buildsDir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
-      .sort((a, b) => b.used - a.used);
-    for (const { path } of others.slice(OTHER_BUILDS_KEPT)) rmSync(path, { recursive: true, force: true });
+    pruneOtherBuilds(this.buildsDir, this.codeStamp);
   }
 }
 
@@ -214,6 +187,9 @@ function isPlainData(value: unknown): boolean {
   }
 }
 
+/** The bundled program's files (`dist/bin/*.cjs`); the compiled `src` tree has `.js` files. */
+const BUNDLED = /\.[cm]js$/;
+
 let runningStamp: string | undefined;
 
 /**
@@ -223,11 +199,11 @@ let runningStamp: string | undefined;
 export function runningCodeStamp(): string {
   if (runningStamp !== undefined) return runningStamp;
   const self = fileURLToPath(import.meta.url);
-  // The bundle keeps all its chunks in one folder; compiled or source modules sit one folder below the root.
-  const root = self.endsWith('.mjs') ? dirname(self) : dirname(dirname(self));
+  // The bundle's files share one folder; compiled or source modules sit one folder below the root.
+  const root = BUNDLED.test(self) ? dirname(self) : dirname(dirname(self));
   const hash = createHash('sha256');
   for (const file of filesUnder(root)) {
-    if (!/\.(m?js|ts)$/.test(file)) continue;
+    if (!/\.([cm]?js|ts)$/.test(file)) continue;
     const stat = statSync(file);
     hash.update(`${relative(root, file)}\0${stat.size}\0${stat.mtimeMs}\n`);
   }

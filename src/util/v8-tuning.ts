@@ -20,3 +20,8 @@ export function tuneV8ForBatchWork(execArgv: readonly string[] = process.execArg
   if (execArgv.some((arg) => arg.startsWith('--interrupt-budget'))) return;
   setFlagsFromString(`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`);
 }
+
+/** Whether a command is batch work that `tuneV8ForBatchWork` suits: every command but generate. */
+export function isBatchCommand(name: string): boolean {
+  return name !== 'generate';
+}

@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 
 const tuneV8ForBatchWork = vi.fn();
-vi.mock('../../src/util/v8-tuning.js', () => ({ tuneV8ForBatchWork }));
+vi.mock('../../src/util/v8-tuning.js', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/util/v8-tuning.js')>()),
+  tuneV8ForBatchWork,
+}));
 
 const { runCli } = await import('../../src/cli/main.js');
 

@@ -1,14 +1,14 @@
 /**
- * Test helper: the built `bfcl` binary (`dist/bin/bfcl.mjs`, the bundle that package.json's `bin`
- * names). CI builds it in `npm ci`; locally it is rebuilt first when a source file is newer than the build.
+ * Test helper: the built `bfcl` binary (`dist/bin/bfcl.cjs`, the launcher that package.json's `bin`
+ * names, which runs the bundle `dist/bin/bfcl-main.cjs`). CI builds it in `npm ci`; locally it is rebuilt first when a source file is newer than the build.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const CLI = join(PACKAGE_ROOT, 'dist', 'bin', 'bfcl.mjs');
+export const CLI = join(PACKAGE_ROOT, 'dist', 'bin', 'bfcl.cjs');
 
 function newestSourceTime(dir: string): number {
   let newest = 0;
@@ -29,9 +29,8 @@ export function ensureBuilt(): void {
   } catch {
     // Type errors elsewhere still emit JavaScript; the tests below fail clearly if the binary is missing.
   }
-  // The bundle step of `npm run build`, with the same arguments.
-  const bundleScript = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['bundle']!;
-  execFileSync('sh', ['-c', bundleScript.replace(/^esbuild /, `"${bin('esbuild', 'esbuild')}" `)], { cwd: PACKAGE_ROOT, stdio: 'pipe' });
+  // The bundle step of `npm run build`.
+  execFileSync(process.execPath, [join(PACKAGE_ROOT, 'scripts', 'bundle.mjs')], { cwd: PACKAGE_ROOT, stdio: 'pipe' });
 }
 
 export interface CliRun {

@@ -1,0 +1,34 @@
+// Bundles the compiled program (dist/src) into dist/bin, as CommonJS so that the launcher can
+// compile it with V8's code cache (src/util/code-cache.ts):
+//   bfcl.cjs             the `bfcl` binary: the small launcher (src/cli/launcher.ts)
+//   bfcl-main.cjs        the program, which the launcher runs
+//   evaluate-worker.cjs  the worker thread of `bfcl evaluate --num-threads`
+import { rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+rmSync('dist/bin', { recursive: true, force: true });
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  logLevel: 'warning',
+  // The model SDKs load only when a model is called.
+  external: ['openai', '@anthropic-ai/sdk'],
+  // `import()` becomes `require()`: a script compiled through node:vm has no dynamic import.
+  supported: { 'dynamic-import': false },
+  // ES module code reads its own location from import.meta.url; the bundle stays strict as ES modules are.
+  define: { 'import.meta.url': '__bfclModuleUrl' },
+  banner: { js: '"use strict"; var __bfclModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+
+await Promise.all([
+  build({ ...common, entryPoints: { bfcl: 'dist/src/cli/launcher.js' }, outdir: 'dist/bin', outExtension: { '.js': '.cjs' } }),
+  build({
+    ...common,
+    entryPoints: { 'bfcl-main': 'dist/src/cli/run-cli.js', 'evaluate-worker': 'dist/src/evaluate/evaluate-worker.js' },
+    outdir: 'dist/bin',
+    outExtension: { '.js': '.cjs' },
+  }),
+]);

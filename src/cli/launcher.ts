@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+/**
+ * The `bfcl` binary (bundled alone to `dist/bin/bfcl.cjs`): runs the program bundle
+ * (`dist/bin/bfcl-main.cjs`) with V8's code cache of the previous run of the same command (see
+ * util/code-cache.ts). It is compiled afresh on every start, so it stays small.
+ * `BFCL_DEBUG_STARTUP=1` reports on stderr what became of the code cache.
+ */
+
+import { fileURLToPath } from 'node:url';
+
+import { cacheDirOf } from '../util/cache-folders.js';
+import { loadBundle } from '../util/code-cache.js';
+import { isBatchCommand, tuneV8ForBatchWork } from '../util/v8-tuning.js';
+import { loadDotEnv } from './dotenv.js';
+
+interface ProgramBundle {
+  runBinary(argv: readonly string[]): Promise<void>;
+}
+
+const argv = process.argv.slice(2);
+const command = argv[0] ?? '';
+// `.env` may choose the cache folder (BFCL_CACHE_DIR); the program loads it again, without effect.
+loadDotEnv(process.cwd());
+// Before compiling anything: V8 refuses a code cache made under other flags.
+if (isBatchCommand(command)) tuneV8ForBatchWork();
+const program = loadBundle({
+  bundle: fileURLToPath(new URL('./bfcl-main.cjs', import.meta.url)),
+  cacheDir: cacheDirOf(process.env, process.cwd()),
+  // Runs of one command compile the same functions; any other first word shares one variant.
+  variant: `command ${/^[a-z][a-z-]{0,39}$/.test(command) ? command : '?'}`,
+});
+if (process.env['BFCL_DEBUG_STARTUP'] === '1') process.stderr.write(`bfcl: code cache: ${program.cache}\n`);
+process.once('exit', () => program.saveCodeCache());
+void (program.exports as ProgramBundle).runBinary(argv);

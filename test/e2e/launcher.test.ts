@@ -1,0 +1,53 @@
+/**
+ * The `bfcl` binary is a launcher that runs the program bundle with V8's code cache of the
+ * previous run of the same command (src/util/code-cache.ts); these tests run the built binary.
+ */
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { ensureBuilt, runBuiltCli } from './built-cli.js';
+
+beforeAll(() => ensureBuilt(), 300_000);
+
+const tempDir = (): string => mkdtempSync(join(tmpdir(), 'bfcl-launcher-'));
+
+describe('the bfcl binary', () => {
+  it('stores the compiled code on the first run of a command and starts from it on the next', async () => {
+    const cwd = tempDir();
+    const env = { BFCL_CACHE_DIR: join(cwd, 'cache'), BFCL_DEBUG_STARTUP: '1' };
+    // A batch command: the launcher tunes V8 before compiling, or V8 would refuse the cache made under the tuned flags.
+    const first = await runBuiltCli(['test-categories'], cwd, env);
+    const second = await runBuiltCli(['test-categories'], cwd, env);
+    const otherCommand = await runBuiltCli(['models'], cwd, env);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('bfcl: code cache: missing');
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('bfcl: code cache: used');
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stdout).toContain('simple_python');
+    expect(otherCommand.stderr).toContain('bfcl: code cache: missing');
+    const builds = readdirSync(join(cwd, 'cache', 'compiled-code'));
+    expect(builds).toHaveLength(1);
+    expect(readdirSync(join(cwd, 'cache', 'compiled-code', builds[0]!))).toHaveLength(2);
+  }, 60_000);
+
+  it('compiles without a cache when BFCL_CACHE_DIR is off, and passes exit codes through', async () => {
+    const cwd = tempDir();
+    const run = await runBuiltCli(['no-such-command'], cwd, { BFCL_CACHE_DIR: 'off', BFCL_DEBUG_STARTUP: '1' });
+    expect(run.stderr).toContain('bfcl: code cache: off');
+    expect(run.code).toBe(2);
+    expect(readdirSync(cwd)).toEqual([]);
+  }, 60_000);
+
+  it("takes the cache folder from the working folder's .env", async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, '.env'), 'BFCL_CACHE_DIR=from-dotenv\n');
+    const run = await runBuiltCli(['version'], cwd, { BFCL_DEBUG_STARTUP: '1' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('bfcl-ts');
+    expect(existsSync(join(cwd, 'from-dotenv', 'compiled-code'))).toBe(true);
+  }, 60_000);
+});
