@@ -3,7 +3,8 @@
 //   bfcl.cjs             the `bfcl` binary: the small launcher (src/cli/launcher.ts)
 //   bfcl-main.cjs        the program, which the launcher runs
 //   evaluate-worker.cjs  the worker thread of `bfcl evaluate --num-threads`
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 rmSync('dist/bin', { recursive: true, force: true });
@@ -23,12 +24,18 @@ const common = {
   banner: { js: '"use strict"; var __bfclModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
 
-await Promise.all([
-  build({ ...common, entryPoints: { bfcl: 'dist/src/cli/launcher.js' }, outdir: 'dist/bin', outExtension: { '.js': '.cjs' } }),
-  build({
-    ...common,
-    entryPoints: { 'bfcl-main': 'dist/src/cli/run-cli.js', 'evaluate-worker': 'dist/src/evaluate/evaluate-worker.js' },
-    outdir: 'dist/bin',
-    outExtension: { '.js': '.cjs' },
-  }),
-]);
+await build({
+  ...common,
+  entryPoints: { 'bfcl-main': 'dist/src/cli/run-cli.js', 'evaluate-worker': 'dist/src/evaluate/evaluate-worker.js' },
+  outdir: 'dist/bin',
+  outExtension: { '.js': '.cjs' },
+});
+// The launcher keys the code cache by the program's content (as code-cache.ts's contentStamp).
+const programStamp = createHash('sha256').update(readFileSync('dist/bin/bfcl-main.cjs')).digest('hex').slice(0, 16);
+await build({
+  ...common,
+  entryPoints: { bfcl: 'dist/src/cli/launcher.js' },
+  outdir: 'dist/bin',
+  outExtension: { '.js': '.cjs' },
+  define: { ...common.define, __BFCL_PROGRAM_STAMP__: JSON.stringify(programStamp) },
+});

@@ -13,6 +13,9 @@ import { loadBundle } from '../util/code-cache.js';
 import { isBatchCommand, tuneV8ForBatchWork } from '../util/v8-tuning.js';
 import { loadDotEnv } from './dotenv.js';
 
+/** The program bundle's content stamp, which the bundle script writes in at build time. */
+declare const __BFCL_PROGRAM_STAMP__: string | undefined;
+
 interface ProgramBundle {
   runBinary(argv: readonly string[]): Promise<void>;
 }
@@ -28,6 +31,7 @@ const program = loadBundle({
   cacheDir: cacheDirOf(process.env, process.cwd()),
   // Runs of one command compile the same functions; any other first word shares one variant.
   variant: `command ${/^[a-z][a-z-]{0,39}$/.test(command) ? command : '?'}`,
+  stamp: typeof __BFCL_PROGRAM_STAMP__ === 'string' ? __BFCL_PROGRAM_STAMP__ : undefined,
 });
 if (process.env['BFCL_DEBUG_STARTUP'] === '1') process.stderr.write(`bfcl: code cache: ${program.cache}\n`);
 process.once('exit', () => program.saveCodeCache());

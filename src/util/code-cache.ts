@@ -29,6 +29,11 @@ export interface BundleLoadOptions {
    * a cache. Node's version and options are added here.
    */
   readonly variant: string;
+  /**
+   * A stamp of the bundle's content (16 hex digits), when the build knows it; else the SHA-256
+   * of the source is taken (about 4 ms for the 2 MB program).
+   */
+  readonly stamp?: string;
 }
 
 /** What became of the code cache: none asked for, used, none stored yet, or refused by V8. */
@@ -51,9 +56,9 @@ export const CODE_CACHE_FOLDER = 'compiled-code';
 type CommonJsWrapper = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
 
 /** Compile and run the bundle as a CommonJS module, with the code cache when there is one. */
-export function loadBundle({ bundle, cacheDir, variant }: BundleLoadOptions): LoadedBundle {
+export function loadBundle({ bundle, cacheDir, variant, stamp }: BundleLoadOptions): LoadedBundle {
   const source = readFileSync(bundle, 'utf8');
-  const place = cacheDir === undefined ? undefined : codeCachePlace(cacheDir, source, variant);
+  const place = cacheDir === undefined ? undefined : codeCachePlace(cacheDir, stamp ?? contentStamp(source), variant);
   const cachedData = place === undefined ? undefined : readIfPresent(place.file);
   // Node's own CommonJS wrapper, on the source's first line, so that line numbers stay the bundle's.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {
@@ -85,17 +90,17 @@ interface CodeCachePlace {
   readonly file: string;
 }
 
+/** The stamp of a bundle's content: the first 16 hex digits of its SHA-256. */
+export function contentStamp(source: string | Buffer): string {
+  return createHash('sha256').update(source).digest('hex').slice(0, 16);
+}
+
 /** `<cache>/compiled-code/<bundle content stamp>/<variant and node stamp>.bin`. */
-export function codeCachePlace(cacheDir: string, source: string, variant: string): CodeCachePlace {
-  const stamp = sha256(source).slice(0, 16);
+export function codeCachePlace(cacheDir: string, stamp: string, variant: string): CodeCachePlace {
   const node = [variant, process.version, process.arch, process.versions.v8, ...process.execArgv].join('\0');
   const buildsDir = join(cacheDir, CODE_CACHE_FOLDER);
   const buildDir = join(buildsDir, stamp);
-  return { buildsDir, buildDir, stamp, file: join(buildDir, `${sha256(node).slice(0, 16)}.bin`) };
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return { buildsDir, buildDir, stamp, file: join(buildDir, `${contentStamp(node)}.bin`) };
 }
 
 function readIfPresent(file: string): Buffer | undefined {

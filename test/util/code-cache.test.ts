@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { CODE_CACHE_FOLDER, codeCachePlace, loadBundle } from '../../src/util/code-cache.js';
+import { CODE_CACHE_FOLDER, codeCachePlace, contentStamp, loadBundle } from '../../src/util/code-cache.js';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'bfcl-code-cache-'));
@@ -56,7 +56,7 @@ describe('loadBundle', () => {
     expect(first.cache).toBe('missing');
     expect(api(first).answer()).toBe(1);
     first.saveCodeCache();
-    const place = codeCachePlace(cacheDir, readFileSync(bundle, 'utf8'), 'evaluate');
+    const place = codeCachePlace(cacheDir, contentStamp(readFileSync(bundle)), 'evaluate');
     expect(readFileSync(place.file).length).toBeGreaterThan(0);
 
     const second = loadBundle({ bundle, cacheDir, variant: 'evaluate' });
@@ -83,7 +83,7 @@ describe('loadBundle', () => {
     const dir = tempDir();
     const cacheDir = join(dir, 'cache');
     const bundle = writeBundle(dir, 7);
-    const place = codeCachePlace(cacheDir, readFileSync(bundle, 'utf8'), 'v');
+    const place = codeCachePlace(cacheDir, contentStamp(readFileSync(bundle)), 'v');
     mkdirSync(place.buildDir, { recursive: true });
     writeFileSync(place.file, Buffer.from('not a code cache'));
     const refused = loadBundle({ bundle, cacheDir, variant: 'v' });
@@ -107,7 +107,7 @@ describe('loadBundle', () => {
     old('my-notes', 10);
     const bundle = writeBundle(dir, 3);
     loadBundle({ bundle, cacheDir, variant: 'v' }).saveCodeCache();
-    const place = codeCachePlace(cacheDir, readFileSync(bundle, 'utf8'), 'v');
+    const place = codeCachePlace(cacheDir, contentStamp(readFileSync(bundle)), 'v');
     expect(readdirSync(builds).sort()).toEqual(['000000000000000b', '000000000000000c', place.stamp, 'my-notes'].sort());
   });
 
@@ -120,5 +120,22 @@ describe('loadBundle', () => {
     expect(api(loaded).answer()).toBe(5);
     expect(() => loaded.saveCodeCache()).not.toThrow();
     expect(loadBundle({ bundle, cacheDir: blocked, variant: 'v' }).cache).toBe('missing');
+  });
+});
+
+describe('contentStamp', () => {
+  it('is the same for the text and its UTF-8 bytes (the build stamps the file, the launcher may hash the text)', () => {
+    const text = '"use strict";\n// — non-ASCII in a comment\nexports.x = 1;\n';
+    expect(contentStamp(text)).toBe(contentStamp(Buffer.from(text, 'utf8')));
+    expect(contentStamp(text)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('names the folder the launcher uses when the build gives the stamp', () => {
+    const dir = tempDir();
+    const cacheDir = join(dir, 'cache');
+    const bundle = writeBundle(dir, 9);
+    const given = loadBundle({ bundle, cacheDir, variant: 'v', stamp: contentStamp(readFileSync(bundle)) });
+    given.saveCodeCache();
+    expect(loadBundle({ bundle, cacheDir, variant: 'v' }).cache).toBe('used');
   });
 });
