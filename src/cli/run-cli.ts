@@ -29,8 +29,10 @@ export async function runCli(
     io.stdout(program.helpInformation());
     return 0;
   }
+  // `bfcl --version` as most CLIs have it; the reference's own form is the `version` command.
+  const args = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V') ? ['version'] : [...argv];
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(args, { from: 'user' });
     return outcome.exitCode;
   } catch (e) {
     return exitCodeOf(e, io);

@@ -12,7 +12,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
@@ -130,6 +130,8 @@ export class DiskParsedFileCache implements ParsedFileCache {
       const partial = `${blob}.${process.pid}.${Date.now()}.partial`;
       writeFileSync(partial, serialize([CACHE_FORMAT, value]));
       renameSync(partial, blob);
+      // The blob now says the file was parsed before.
+      rmSync(`${blob}${PARSED_MARK}`, { force: true });
     } catch {
       // No room or no permission: the next run parses again.
     }

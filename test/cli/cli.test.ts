@@ -70,6 +70,7 @@ describe('help and listings', () => {
   it('version prints the package version', async () => {
     const r = await run(['version']);
     expect(r).toMatchObject({ code: 0, stdout: 'bfcl-ts version 0.1.0 (Berkeley Function Calling Leaderboard v4)\n' });
+    for (const flag of ['--version', '-V']) expect(await run([flag])).toEqual(r);
   });
 
   it('results lists the result files of the result directory', async () => {
