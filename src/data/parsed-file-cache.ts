@@ -12,12 +12,12 @@
  */
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 
-import { BUILD_STAMP, markBuildUsed, pruneOtherBuilds } from '../util/cache-folders.js';
+import { BUILD_STAMP, markBuildUsed, pruneOtherBuilds, readFileIfPresent, writeFileAtomically } from '../util/cache-folders.js';
 import { InternalError } from '../util/errors.js';
 import { filesUnder } from '../util/files-under.js';
 
@@ -38,7 +38,7 @@ const CACHE_FORMAT = 'bfcl-ts parsed file v1';
 /** `parse` itself, every time: for runs with the cache turned off. */
 export const NO_CACHE: ParsedFileCache = {
   dir: undefined,
-  read: (file, _way, parse) => parse(readBytes(file)),
+  read: (file, _way, parse) => parse(readFileIfPresent(file)),
 };
 
 export { cacheDirOf } from '../util/cache-folders.js';
@@ -75,7 +75,7 @@ export class DiskParsedFileCache implements ParsedFileCache {
   }
 
   read<T>(file: string, way: string, parse: (bytes: Buffer | undefined) => T): T {
-    const bytes = readBytes(file);
+    const bytes = readFileIfPresent(file);
     if (bytes === undefined) return parse(undefined);
     const blob = join(this.buildDir, `${keyOf(bytes, way)}.v8`);
     const stored = this.load(blob);
@@ -126,10 +126,7 @@ export class DiskParsedFileCache implements ParsedFileCache {
     if (!isPlainData(value)) return;
     try {
       this.prepareBuildDir();
-      // Written aside and renamed, so that a concurrent run never reads half a blob.
-      const partial = `${blob}.${process.pid}.${Date.now()}.partial`;
-      writeFileSync(partial, serialize([CACHE_FORMAT, value]));
-      renameSync(partial, blob);
+      writeFileAtomically(blob, serialize([CACHE_FORMAT, value]));
       // The blob now says the file was parsed before.
       rmSync(`${blob}${PARSED_MARK}`, { force: true });
     } catch {
@@ -150,14 +147,6 @@ export class DiskParsedFileCache implements ParsedFileCache {
     mkdirSync(this.buildDir, { recursive: true });
     this.buildDirTouched = true;
     pruneOtherBuilds(this.buildsDir, this.codeStamp);
-  }
-}
-
-function readBytes(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
   }
 }
 

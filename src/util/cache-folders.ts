@@ -3,7 +3,7 @@
  * folder per build of the code without growing with every rebuild.
  */
 
-import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
@@ -49,4 +49,20 @@ export function markBuildUsed(buildDir: string): void {
   } catch {
     // A missing or read-only folder: it is just pruned earlier.
   }
+}
+
+/** The file's bytes, or undefined when it cannot be read (a cache file that is not there). */
+export function readFileIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Write a cache file aside and rename it into place, so that a concurrent run never reads half of it. */
+export function writeFileAtomically(file: string, data: Buffer | Uint8Array): void {
+  const partial = `${file}.${process.pid}.${Date.now()}.partial`;
+  writeFileSync(partial, data);
+  renameSync(partial, file);
 }

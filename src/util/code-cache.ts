@@ -12,12 +12,12 @@
  */
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-import { markBuildUsed, pruneOtherBuilds } from './cache-folders.js';
+import { markBuildUsed, pruneOtherBuilds, readFileIfPresent, writeFileAtomically } from './cache-folders.js';
 
 export interface BundleLoadOptions {
   /** Absolute path of the CommonJS bundle to run. */
@@ -59,7 +59,7 @@ type CommonJsWrapper = (exports: unknown, require: NodeJS.Require, module: { exp
 export function loadBundle({ bundle, cacheDir, variant, stamp }: BundleLoadOptions): LoadedBundle {
   const source = readFileSync(bundle, 'utf8');
   const place = cacheDir === undefined ? undefined : codeCachePlace(cacheDir, stamp ?? contentStamp(source), variant);
-  const cachedData = place === undefined ? undefined : readIfPresent(place.file);
+  const cachedData = place === undefined ? undefined : readFileIfPresent(place.file);
   // Node's own CommonJS wrapper, on the source's first line, so that line numbers stay the bundle's.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {
     filename: bundle,
@@ -103,22 +103,11 @@ export function codeCachePlace(cacheDir: string, stamp: string, variant: string)
   return { buildsDir, buildDir, stamp, file: join(buildDir, `${contentStamp(node)}.bin`) };
 }
 
-function readIfPresent(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
 function storeCodeCache(place: CodeCachePlace, data: Buffer): void {
   try {
     mkdirSync(place.buildDir, { recursive: true });
     pruneOtherBuilds(place.buildsDir, place.stamp);
-    // Written aside and renamed, so that a concurrent start never reads half a cache.
-    const partial = `${place.file}.${process.pid}.partial`;
-    writeFileSync(partial, data);
-    renameSync(partial, place.file);
+    writeFileAtomically(place.file, data);
   } catch {
     // No room or no permission: the next run compiles as usual.
   }
