@@ -101,11 +101,11 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'evaluate-real-run-cli': {
     label:
-      'bfcl evaluate (the bundled binary) on the real run, dataset parse cache off (as a first run): process wall time, start-up, score files and CSVs included',
+      'bfcl evaluate (the bundled binary) on the real run, cache folder off (as a first run after npm ci: only the code cache the build shipped): process wall time, start-up, score files and CSVs included',
     cli: () => evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b'),
   },
   'evaluate-real-run-cli-cached': {
-    label: 'the same with the dataset parse cache filled (every later run on the same dataset)',
+    label: 'the same with the cache folder filled: parsed dataset files and compiled code (every later run on the same dataset)',
     cli: () => evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b'),
     datasetCache: 'warm',
   },
@@ -122,12 +122,12 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'evaluate-oracle-cli': {
     label:
-      'bfcl evaluate (the bundled binary) on ground-truth results of all 17 single- and multi-turn categories of the official data (long_context included), dataset parse cache off: process wall time',
+      'bfcl evaluate (the bundled binary) on ground-truth results of all 17 single- and multi-turn categories of the official data (long_context included), cache folder off (first run after npm ci): process wall time',
     prepare: () => prepareOracleResults(),
     cli: () => evaluateCliArgs(join(oracleRunDir(), 'result'), 'oracle'),
   },
   'evaluate-oracle-cli-cached': {
-    label: 'the same with the dataset parse cache filled',
+    label: 'the same with the cache folder filled',
     prepare: () => prepareOracleResults(),
     cli: () => evaluateCliArgs(join(oracleRunDir(), 'result'), 'oracle'),
     datasetCache: 'warm',

@@ -3,8 +3,13 @@
 //   bfcl.cjs             the `bfcl` binary: the small launcher (src/cli/launcher.ts)
 //   bfcl-main.cjs        the program, which the launcher runs
 //   evaluate-worker.cjs  the worker thread of `bfcl evaluate --num-threads`
+//   code-cache/          V8's code caches of `generate` and `evaluate`, made by running both on
+//                        the package's own data with this node: a first run starts compiled too
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 rmSync('dist/bin', { recursive: true, force: true });
@@ -39,3 +44,25 @@ await build({
   outExtension: { '.js': '.cjs' },
   define: { ...common.define, __BFCL_PROGRAM_STAMP__: JSON.stringify(programStamp) },
 });
+
+// The shipped code caches: the launcher stores a run's cache in its cache folder, from where it is
+// copied. A failure here only costs first runs their head start, so it is reported, not fatal.
+const work = mkdtempSync(join(tmpdir(), 'bfcl-code-cache-'));
+try {
+  const bfcl = (...args) =>
+    execFileSync(process.execPath, [resolve('dist/bin/bfcl.cjs'), ...args], {
+      cwd: work,
+      env: { PATH: process.env.PATH ?? '', HOME: work, BFCL_CACHE_DIR: join(work, 'cache') },
+      stdio: 'pipe',
+    });
+  const data = resolve('data');
+  bfcl('generate', '--model', 'oracle', '--data-dir', data, '--result-dir', join(work, 'result'));
+  bfcl('evaluate', '--data-dir', data, '--result-dir', join(work, 'result'), '--score-dir', join(work, 'score'));
+  const made = join(work, 'cache', 'compiled-code', programStamp);
+  if (!existsSync(made) || readdirSync(made).length === 0) throw new Error('the runs stored no code cache');
+  cpSync(made, 'dist/bin/code-cache', { recursive: true });
+} catch (error) {
+  console.warn(`bundle: no code cache shipped (${error instanceof Error ? error.message.split('\n')[0] : error})`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -32,6 +32,7 @@ const program = loadBundle({
   // Runs of one command compile the same functions; any other first word shares one variant.
   variant: `command ${/^[a-z][a-z-]{0,39}$/.test(command) ? command : '?'}`,
   stamp: typeof __BFCL_PROGRAM_STAMP__ === 'string' ? __BFCL_PROGRAM_STAMP__ : undefined,
+  shippedDir: fileURLToPath(new URL('./code-cache/', import.meta.url)),
 });
 if (process.env['BFCL_DEBUG_STARTUP'] === '1') process.stderr.write(`bfcl: code cache: ${program.cache}\n`);
 process.once('exit', () => program.saveCodeCache());

@@ -34,10 +34,18 @@ export interface BundleLoadOptions {
    * of the source is taken (about 4 ms for the 2 MB program).
    */
   readonly stamp?: string;
+  /**
+   * The folder of code caches the build made for this bundle (read-only; see scripts/bundle.mjs),
+   * used when the cache folder has none: a first run on a new machine starts compiled too.
+   */
+  readonly shippedDir?: string;
 }
 
-/** What became of the code cache: none asked for, used, none stored yet, or refused by V8. */
-export type CodeCacheUse = 'off' | 'used' | 'missing' | 'rejected';
+/**
+ * What became of the code cache: none asked for, used (from the cache folder, or the one the
+ * build shipped), none there yet, or refused by V8 (another node or other flags).
+ */
+export type CodeCacheUse = 'off' | 'used' | 'shipped' | 'missing' | 'rejected';
 
 export interface LoadedBundle {
   /** The bundle's `module.exports`. */
@@ -56,17 +64,26 @@ export const CODE_CACHE_FOLDER = 'compiled-code';
 type CommonJsWrapper = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
 
 /** Compile and run the bundle as a CommonJS module, with the code cache when there is one. */
-export function loadBundle({ bundle, cacheDir, variant, stamp }: BundleLoadOptions): LoadedBundle {
+export function loadBundle({ bundle, cacheDir, variant, stamp, shippedDir }: BundleLoadOptions): LoadedBundle {
   const source = readFileSync(bundle, 'utf8');
   const place = cacheDir === undefined ? undefined : codeCachePlace(cacheDir, stamp ?? contentStamp(source), variant);
-  const cachedData = place === undefined ? undefined : readFileIfPresent(place.file);
+  const ownData = place === undefined ? undefined : readFileIfPresent(place.file);
+  const cachedData = ownData ?? (shippedDir === undefined ? undefined : readFileIfPresent(join(shippedDir, codeCacheFileName(variant, []))));
   // Node's own CommonJS wrapper, on the source's first line, so that line numbers stay the bundle's.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {
     filename: bundle,
     ...(cachedData === undefined ? {} : { cachedData }),
   });
   const cache: CodeCacheUse =
-    place === undefined ? 'off' : cachedData === undefined ? 'missing' : script.cachedDataRejected === true ? 'rejected' : 'used';
+    cachedData === undefined
+      ? place === undefined
+        ? 'off'
+        : 'missing'
+      : script.cachedDataRejected === true
+        ? 'rejected'
+        : ownData === undefined
+          ? 'shipped'
+          : 'used';
   const module = { exports: {} as unknown };
   (script.runInThisContext() as CommonJsWrapper).call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   if (cache === 'used') markBuildUsed(place!.buildDir);
@@ -75,7 +92,7 @@ export function loadBundle({ bundle, cacheDir, variant, stamp }: BundleLoadOptio
     exports: module.exports,
     cache,
     saveCodeCache: () => {
-      if (saved || place === undefined || cache === 'used') return;
+      if (saved || place === undefined || cache === 'used' || cache === 'shipped') return;
       saved = true;
       storeCodeCache(place, script.createCachedData());
     },
@@ -97,10 +114,17 @@ export function contentStamp(source: string | Buffer): string {
 
 /** `<cache>/compiled-code/<bundle content stamp>/<variant and node stamp>.bin`. */
 export function codeCachePlace(cacheDir: string, stamp: string, variant: string): CodeCachePlace {
-  const node = [variant, process.version, process.arch, process.versions.v8, ...process.execArgv].join('\0');
   const buildsDir = join(cacheDir, CODE_CACHE_FOLDER);
   const buildDir = join(buildsDir, stamp);
-  return { buildsDir, buildDir, stamp, file: join(buildDir, `${contentStamp(node)}.bin`) };
+  return { buildsDir, buildDir, stamp, file: join(buildDir, codeCacheFileName(variant, process.execArgv)) };
+}
+
+/**
+ * The file name of a variant's cache under this node and its options. A run with node options
+ * (`node --cpu-prof bfcl.cjs ...`) keeps a cache of its own; the build's caches are made without any.
+ */
+export function codeCacheFileName(variant: string, execArgv: readonly string[]): string {
+  return `${contentStamp([variant, process.version, process.arch, process.versions.v8, ...execArgv].join('\0'))}.bin`;
 }
 
 function storeCodeCache(place: CodeCachePlace, data: Buffer): void {

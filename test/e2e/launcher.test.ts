@@ -34,6 +34,19 @@ describe('the bfcl binary', () => {
     expect(readdirSync(join(cwd, 'cache', 'compiled-code', builds[0]!))).toHaveLength(2);
   }, 60_000);
 
+  it('starts generate and evaluate from the code caches the build shipped, even with the cache folder off', async () => {
+    const cwd = tempDir();
+    const env = { BFCL_CACHE_DIR: 'off', BFCL_DEBUG_STARTUP: '1' };
+    const generate = await runBuiltCli(['generate', '--model', 'oracle', '--test-category', 'simple_python'], cwd, env);
+    const evaluate = await runBuiltCli(['evaluate', '--model', 'oracle', '--test-category', 'simple_python'], cwd, env);
+    expect(generate.code).toBe(0);
+    expect(generate.stderr).toContain('bfcl: code cache: shipped');
+    expect(evaluate.code).toBe(0);
+    expect(evaluate.stderr).toContain('bfcl: code cache: shipped');
+    expect(evaluate.stderr).toMatch(/simple_python: 100\.00%/);
+    expect(readdirSync(cwd).sort()).toEqual(['result', 'score']);
+  }, 60_000);
+
   it('compiles without a cache when BFCL_CACHE_DIR is off, and passes exit codes through', async () => {
     const cwd = tempDir();
     const run = await runBuiltCli(['no-such-command'], cwd, { BFCL_CACHE_DIR: 'off', BFCL_DEBUG_STARTUP: '1' });

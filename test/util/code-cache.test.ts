@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { CODE_CACHE_FOLDER, codeCachePlace, contentStamp, loadBundle } from '../../src/util/code-cache.js';
+import { CODE_CACHE_FOLDER, codeCacheFileName, codeCachePlace, contentStamp, loadBundle } from '../../src/util/code-cache.js';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'bfcl-code-cache-'));
@@ -120,6 +120,58 @@ describe('loadBundle', () => {
     expect(api(loaded).answer()).toBe(5);
     expect(() => loaded.saveCodeCache()).not.toThrow();
     expect(loadBundle({ bundle, cacheDir: blocked, variant: 'v' }).cache).toBe('missing');
+  });
+});
+
+describe('loadBundle with the caches the build shipped', () => {
+  /** A bundle and, in `<dir>/shipped`, the cache a run of `variant` made (as scripts/bundle.mjs copies it). */
+  function shippedBundle(variant: string) {
+    const dir = tempDir();
+    const bundle = writeBundle(dir, 4);
+    const made = loadBundle({ bundle, cacheDir: join(dir, 'made'), variant });
+    api(made).answer();
+    made.saveCodeCache();
+    const shippedDir = join(dir, 'shipped');
+    mkdirSync(shippedDir);
+    const file = codeCachePlace(join(dir, 'made'), contentStamp(readFileSync(bundle)), variant).file;
+    writeFileSync(join(shippedDir, codeCacheFileName(variant, [])), readFileSync(file));
+    return { dir, bundle, shippedDir };
+  }
+
+  it('starts from the shipped cache when the cache folder has none, or there is no cache folder', () => {
+    const { dir, bundle, shippedDir } = shippedBundle('evaluate');
+    const cacheDir = join(dir, 'cache');
+    const first = loadBundle({ bundle, cacheDir, variant: 'evaluate', shippedDir });
+    expect(first.cache).toBe('shipped');
+    expect(api(first).answer()).toBe(4);
+    first.saveCodeCache();
+    expect(existsSync(join(cacheDir, CODE_CACHE_FOLDER))).toBe(false); // nothing to add to what the build made
+    expect(loadBundle({ bundle, cacheDir: undefined, variant: 'evaluate', shippedDir }).cache).toBe('shipped');
+    // Other commands have no shipped cache.
+    expect(loadBundle({ bundle, cacheDir, variant: 'show', shippedDir }).cache).toBe('missing');
+    expect(loadBundle({ bundle, cacheDir: undefined, variant: 'show', shippedDir }).cache).toBe('off');
+  });
+
+  it("prefers the cache folder's own cache", () => {
+    const { dir, bundle, shippedDir } = shippedBundle('evaluate');
+    const cacheDir = join(dir, 'cache');
+    loadBundle({ bundle, cacheDir, variant: 'evaluate' }).saveCodeCache();
+    expect(loadBundle({ bundle, cacheDir, variant: 'evaluate', shippedDir }).cache).toBe('used');
+  });
+
+  it('compiles afresh when V8 refuses the shipped cache (another node), and stores its own', () => {
+    const dir = tempDir();
+    // A source this process never compiled: V8 would otherwise take it from its in-memory cache.
+    const bundle = writeBundle(dir, 8);
+    const shippedDir = join(dir, 'shipped');
+    mkdirSync(shippedDir);
+    writeFileSync(join(shippedDir, codeCacheFileName('evaluate', [])), 'made by another node');
+    const cacheDir = join(dir, 'cache');
+    const refused = loadBundle({ bundle, cacheDir, variant: 'evaluate', shippedDir });
+    expect(refused.cache).toBe('rejected');
+    expect(api(refused).answer()).toBe(8);
+    refused.saveCodeCache();
+    expect(loadBundle({ bundle, cacheDir, variant: 'evaluate', shippedDir }).cache).toBe('used');
   });
 });
 
