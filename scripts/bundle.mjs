@@ -3,8 +3,9 @@
 //   bfcl.cjs             the `bfcl` binary: the small launcher (src/cli/launcher.ts)
 //   bfcl-main.cjs        the program, which the launcher runs
 //   evaluate-worker.cjs  the worker thread of `bfcl evaluate --num-threads`
-//   code-cache/          V8's code caches of `generate` and `evaluate`, made by running both on
-//                        the package's own data with this node: a first run starts compiled too
+//   code-cache/          V8's code caches of `generate`, `evaluate`, `scores` and `show`, made by
+//                        running them on the package's own data with this node: a first run
+//                        starts compiled too
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -57,7 +58,10 @@ try {
     });
   const data = resolve('data');
   bfcl('generate', '--model', 'oracle', '--data-dir', data, '--result-dir', join(work, 'result'));
-  bfcl('evaluate', '--data-dir', data, '--result-dir', join(work, 'result'), '--score-dir', join(work, 'score'));
+  const runDirs = ['--result-dir', join(work, 'result'), '--score-dir', join(work, 'score')];
+  bfcl('evaluate', '--data-dir', data, ...runDirs);
+  bfcl('scores', '--score-dir', join(work, 'score'));
+  bfcl('show', '--id', 'multi_turn_base_0', '--model', 'oracle', '--data-dir', data, '--color', 'never', ...runDirs);
   const made = join(work, 'cache', 'compiled-code', programStamp);
   if (!existsSync(made) || readdirSync(made).length === 0) throw new Error('the runs stored no code cache');
   cpSync(made, 'dist/bin/code-cache', { recursive: true });
