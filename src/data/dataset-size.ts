@@ -10,11 +10,25 @@ import {
 } from '../spec/categories.js';
 import type { BfclDataset } from './dataset.js';
 
-function countLines(file: string): number {
+/** Lines of the file that are not blank (as `line.trim() !== ''`); the bytes are not decoded unless a line starts non-ASCII. */
+export function countLines(file: string): number {
   if (!existsSync(file)) return 0;
+  const bytes = readFileSync(file);
   let count = 0;
-  for (const line of readFileSync(file, 'utf8').split('\n')) if (line.trim() !== '') count++;
+  for (let start = 0; start <= bytes.length; ) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    let i = start;
+    while (i < end && isAsciiSpace(bytes[i]!)) i++;
+    // A line of Unicode spaces is blank to trim() too: decode only the rare line that starts with one.
+    if (i < end && (bytes[i]! < 0x80 || bytes.toString('utf8', i, end).trim() !== '')) count++;
+    start = end + 1;
+  }
   return count;
+}
+
+function isAsciiSpace(byte: number): boolean {
+  return byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 }
 
 /**
