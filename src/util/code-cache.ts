@@ -74,16 +74,7 @@ export function loadBundle({ bundle, cacheDir, variant, stamp, shippedDir }: Bun
     filename: bundle,
     ...(cachedData === undefined ? {} : { cachedData }),
   });
-  const cache: CodeCacheUse =
-    cachedData === undefined
-      ? place === undefined
-        ? 'off'
-        : 'missing'
-      : script.cachedDataRejected === true
-        ? 'rejected'
-        : ownData === undefined
-          ? 'shipped'
-          : 'used';
+  const cache = cacheUse(place !== undefined, ownData !== undefined, cachedData !== undefined, script.cachedDataRejected === true);
   const module = { exports: {} as unknown };
   (script.runInThisContext() as CommonJsWrapper).call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   if (cache === 'used') markBuildUsed(place!.buildDir);
@@ -97,6 +88,12 @@ export function loadBundle({ bundle, cacheDir, variant, stamp, shippedDir }: Bun
       storeCodeCache(place, script.createCachedData());
     },
   };
+}
+
+function cacheUse(hasFolder: boolean, ownFound: boolean, anyFound: boolean, rejected: boolean): CodeCacheUse {
+  if (!anyFound) return hasFolder ? 'missing' : 'off';
+  if (rejected) return 'rejected';
+  return ownFound ? 'used' : 'shipped';
 }
 
 interface CodeCachePlace {
