@@ -3,12 +3,13 @@
 //   bfcl.cjs             the `bfcl` binary: the small launcher (src/cli/launcher.ts)
 //   bfcl-main.cjs        the program, which the launcher runs
 //   evaluate-worker.cjs  the worker thread of `bfcl evaluate --num-threads`
+//   build-stamp          a stamp of the two program bundles' content, for the parse cache's keys
 //   code-cache/          V8's code caches of `generate`, `evaluate`, `scores` and `show`, made by
 //                        running them on the package's own data with this node: a first run
 //                        starts compiled too
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -37,7 +38,15 @@ await build({
   outExtension: { '.js': '.cjs' },
 });
 // The launcher keys the code cache by the program's content (as code-cache.ts's contentStamp).
-const programStamp = createHash('sha256').update(readFileSync('dist/bin/bfcl-main.cjs')).digest('hex').slice(0, 16);
+const stampOf = (...files) => {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(readFileSync(file));
+  return hash.digest('hex').slice(0, 16);
+};
+const programStamp = stampOf('dist/bin/bfcl-main.cjs');
+// The parse cache keys stored values by the code that parsed them (parsed-file-cache.ts's runningCodeStamp):
+// by content, since an installed package's files may all have one modification time.
+writeFileSync('dist/bin/build-stamp', `${stampOf('dist/bin/bfcl-main.cjs', 'dist/bin/evaluate-worker.cjs')}\n`);
 await build({
   ...common,
   entryPoints: { bfcl: 'dist/src/cli/launcher.js' },

@@ -184,12 +184,19 @@ const BUNDLED = /\.[cm]js$/;
 let runningStamp: string | undefined;
 
 /**
- * A stamp of the running build: names, sizes and modification times of the code's files (the
- * bundle's folder, or the compiled `src` tree), so every rebuild gets a fresh cache.
+ * A stamp of the running build, so every rebuild gets a fresh cache: the bundle's content stamp,
+ * which the build writes beside it (an installed package's files may all have one modification
+ * time), else the names, sizes and modification times of the code's files (the bundle's folder, or
+ * the compiled `src` tree).
  */
 export function runningCodeStamp(): string {
   if (runningStamp !== undefined) return runningStamp;
   const self = fileURLToPath(import.meta.url);
+  const built = BUNDLED.test(self) ? readFileIfPresent(join(dirname(self), 'build-stamp'))?.toString('latin1').trim() : undefined;
+  if (built !== undefined && BUILD_STAMP.test(built)) {
+    runningStamp = built;
+    return runningStamp;
+  }
   // The bundle's files share one folder; compiled or source modules sit one folder below the root.
   const root = BUNDLED.test(self) ? dirname(self) : dirname(dirname(self));
   const hash = createHash('sha256');

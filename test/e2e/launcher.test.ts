@@ -2,13 +2,13 @@
  * The `bfcl` binary is a launcher that runs the program bundle with V8's code cache of the
  * previous run of the same command (src/util/code-cache.ts); these tests run the built binary.
  */
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { ensureBuilt, runBuiltCli } from './built-cli.js';
+import { PACKAGE_ROOT, ensureBuilt, runBuiltCli } from './built-cli.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 
@@ -45,6 +45,16 @@ describe('the bfcl binary', () => {
     expect(evaluate.stderr).toContain('bfcl: code cache: shipped');
     expect(evaluate.stderr).toMatch(/simple_python: 100\.00%/);
     expect(readdirSync(cwd).sort()).toEqual(['result', 'score']);
+  }, 60_000);
+
+  it("keys the parse cache by the build's content stamp (dist/bin/build-stamp), not by file times", async () => {
+    const cwd = tempDir();
+    const env = { BFCL_CACHE_DIR: join(cwd, 'cache') };
+    expect((await runBuiltCli(['generate', '--model', 'oracle', '--test-category', 'simple_python'], cwd, env)).code).toBe(0);
+    expect((await runBuiltCli(['evaluate', '--model', 'oracle', '--test-category', 'simple_python'], cwd, env)).code).toBe(0);
+    const stamp = readFileSync(join(PACKAGE_ROOT, 'dist', 'bin', 'build-stamp'), 'utf8').trim();
+    expect(stamp).toMatch(/^[0-9a-f]{16}$/);
+    expect(readdirSync(join(cwd, 'cache', 'parsed-files'))).toEqual([stamp]);
   }, 60_000);
 
   it('compiles without a cache when BFCL_CACHE_DIR is off, and passes exit codes through', async () => {
