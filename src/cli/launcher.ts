@@ -29,11 +29,15 @@ if (isBatchCommand(command)) tuneV8ForBatchWork();
 const program = loadBundle({
   bundle: fileURLToPath(new URL('./bfcl-main.cjs', import.meta.url)),
   cacheDir: cacheDirOf(process.env, process.cwd()),
-  // Runs of one command compile the same functions; any other first word shares one variant.
-  variant: `command ${/^[a-z][a-z-]{0,39}$/.test(command) ? command : '?'}`,
+  // Runs of one command compile the same functions; any other first word shares one variant, and
+  // asking for help is not a run of the command (its cache would hold little of the command's code).
+  variant: `command ${/^[a-z][a-z-]{0,39}$/.test(command) ? command : '?'}${argv.some((arg) => arg === '-h' || arg === '--help') ? ' help' : ''}`,
   stamp: typeof __BFCL_PROGRAM_STAMP__ === 'string' ? __BFCL_PROGRAM_STAMP__ : undefined,
   shippedDir: fileURLToPath(new URL('./code-cache/', import.meta.url)),
 });
 if (process.env['BFCL_DEBUG_STARTUP'] === '1') process.stderr.write(`bfcl: code cache: ${program.cache}\n`);
-process.once('exit', () => program.saveCodeCache());
+// Only a run that did its work stores what it compiled: a usage error compiles next to nothing.
+process.once('exit', (code) => {
+  if (code === 0) program.saveCodeCache();
+});
 void (program.exports as ProgramBundle).runBinary(argv);

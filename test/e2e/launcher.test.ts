@@ -57,6 +57,17 @@ describe('the bfcl binary', () => {
     expect(readdirSync(join(cwd, 'cache', 'parsed-files'))).toEqual([stamp]);
   }, 60_000);
 
+  it('stores nothing after a failed run, and keeps help apart from the command', async () => {
+    const cwd = tempDir();
+    const env = { BFCL_CACHE_DIR: join(cwd, 'cache'), BFCL_DEBUG_STARTUP: '1' };
+    const usageError = await runBuiltCli(['test-categories', '--no-such-flag'], cwd, env);
+    expect(usageError.code).toBe(2);
+    expect(existsSync(join(cwd, 'cache', 'compiled-code'))).toBe(false);
+    expect((await runBuiltCli(['test-categories', '--help'], cwd, env)).code).toBe(0);
+    const afterHelp = await runBuiltCli(['test-categories'], cwd, env);
+    expect(afterHelp.stderr).toContain('bfcl: code cache: missing');
+  }, 60_000);
+
   it('compiles without a cache when BFCL_CACHE_DIR is off, and passes exit codes through', async () => {
     const cwd = tempDir();
     const run = await runBuiltCli(['no-such-command'], cwd, { BFCL_CACHE_DIR: 'off', BFCL_DEBUG_STARTUP: '1' });
