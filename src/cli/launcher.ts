@@ -22,6 +22,7 @@ interface ProgramBundle {
 
 const argv = process.argv.slice(2);
 const command = argv[0] ?? '';
+const helpAsked = argv.some((arg) => arg === '-h' || arg === '--help');
 // `.env` may choose the cache folder (BFCL_CACHE_DIR); the program loads it again, without effect.
 loadDotEnv(process.cwd());
 // Before compiling anything: V8 refuses a code cache made under other flags.
@@ -31,7 +32,7 @@ const program = loadBundle({
   cacheDir: cacheDirOf(process.env, process.cwd()),
   // Runs of one command compile the same functions; any other first word shares one variant, and
   // asking for help is not a run of the command (its cache would hold little of the command's code).
-  variant: `command ${/^[a-z][a-z-]{0,39}$/.test(command) ? command : '?'}${argv.some((arg) => arg === '-h' || arg === '--help') ? ' help' : ''}`,
+  variant: `command ${/^[a-z][a-z-]{0,39}$/.test(command) ? command : '?'}${helpAsked ? ' help' : ''}`,
   stamp: typeof __BFCL_PROGRAM_STAMP__ === 'string' ? __BFCL_PROGRAM_STAMP__ : undefined,
   shippedDir: fileURLToPath(new URL('./code-cache/', import.meta.url)),
 });
