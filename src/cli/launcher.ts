@@ -6,6 +6,7 @@
  * `BFCL_DEBUG_STARTUP=1` reports on stderr what became of the code cache.
  */
 
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { cacheDirOf } from '../util/cache-folders.js';
@@ -27,8 +28,13 @@ const helpAsked = argv.some((arg) => arg === '-h' || arg === '--help');
 loadDotEnv(process.cwd());
 // Before compiling anything: V8 refuses a code cache made under other flags.
 if (isBatchCommand(command)) tuneV8ForBatchWork();
+const bundle = fileURLToPath(new URL('./bfcl-main.cjs', import.meta.url));
+if (!existsSync(bundle)) {
+  process.stderr.write(`bfcl: error: the program bundle ${bundle} is missing; reinstall bfcl-ts or run \`npm run build\`\n`);
+  process.exit(1);
+}
 const program = loadBundle({
-  bundle: fileURLToPath(new URL('./bfcl-main.cjs', import.meta.url)),
+  bundle,
   cacheDir: cacheDirOf(process.env, process.cwd()),
   // Runs of one command compile the same functions; any other first word shares one variant, and
   // asking for help is not a run of the command (its cache would hold little of the command's code).

@@ -2,13 +2,14 @@
  * The `bfcl` binary is a launcher that runs the program bundle with V8's code cache of the
  * previous run of the same command (src/util/code-cache.ts); these tests run the built binary.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { PACKAGE_ROOT, ensureBuilt, runBuiltCli } from './built-cli.js';
+import { CLI, PACKAGE_ROOT, ensureBuilt, runBuiltCli } from './built-cli.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 
@@ -74,6 +75,19 @@ describe('the bfcl binary', () => {
     expect(run.stderr).toContain('bfcl: code cache: off');
     expect(run.code).toBe(2);
     expect(readdirSync(cwd)).toEqual([]);
+  }, 60_000);
+
+  it('says clearly when the program bundle beside it is missing (a broken install)', async () => {
+    const dir = tempDir();
+    copyFileSync(CLI, join(dir, 'bfcl.cjs'));
+    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(dir, 'bfcl.cjs'), 'version'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`bfcl: error: the program bundle ${join(dir, 'bfcl-main.cjs')} is missing; reinstall bfcl-ts or run \`npm run build\`\n`);
   }, 60_000);
 
   it("takes the cache folder from the working folder's .env", async () => {
