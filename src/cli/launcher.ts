@@ -24,7 +24,7 @@ interface ProgramBundle {
 const argv = process.argv.slice(2);
 const command = argv[0] ?? '';
 const helpAsked = argv.some((arg) => arg === '-h' || arg === '--help');
-// `.env` may choose the cache folder (BFCL_CACHE_DIR); the program loads it again, without effect.
+// First: `.env` may choose the cache folder (BFCL_CACHE_DIR), and the program reads its keys.
 loadDotEnv(process.cwd());
 // Before compiling anything: V8 refuses a code cache made under other flags.
 if (isBatchCommand(command)) tuneV8ForBatchWork();

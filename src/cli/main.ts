@@ -7,9 +7,11 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import { loadDotEnv } from './dotenv.js';
 import { runBinary } from './run-cli.js';
 
-export { USAGE_EXIT_CODE, loadDotEnv, runBinary, runCli } from './run-cli.js';
+export { loadDotEnv } from './dotenv.js';
+export { USAGE_EXIT_CODE, runBinary, runCli } from './run-cli.js';
 
 /** Whether this module is the program being run (also through a symlink). */
 function isMainModule(): boolean {
@@ -22,4 +24,7 @@ function isMainModule(): boolean {
   }
 }
 
-if (isMainModule()) await runBinary(process.argv.slice(2));
+if (isMainModule()) {
+  loadDotEnv(process.cwd());
+  await runBinary(process.argv.slice(2));
+}

@@ -6,7 +6,6 @@
 import { CommanderError } from 'commander';
 
 import { BfclError } from '../util/errors.js';
-import { loadDotEnv } from './dotenv.js';
 import { type CliIo, processIo } from './io.js';
 import { type CliOutcome, buildProgram } from './program.js';
 import { type CliRunners, DEFAULT_RUNNERS } from './runners.js';
@@ -54,10 +53,10 @@ function exitCodeOf(e: unknown, io: CliIo): number {
   return 1;
 }
 
-export { loadDotEnv } from './dotenv.js';
-
-/** What the `bfcl` binary does with its arguments (after the program name): exits with runCli's code. */
+/**
+ * What the `bfcl` binary does with its arguments (after the program name): exits with runCli's
+ * code. Its entry point (launcher.ts, main.ts) has loaded `.env` already.
+ */
 export async function runBinary(argv: readonly string[]): Promise<void> {
-  loadDotEnv(process.cwd());
   process.exitCode = await runCli(argv);
 }
