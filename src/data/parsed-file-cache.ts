@@ -5,14 +5,14 @@
  * a file is parsed, and later runs read it back in a fraction of the time.
  *
  * The key is the file's bytes (SHA-256), how it was read (schema, whether checked) and the code
- * that read it (a stamp of the running build's files), so an edited file, another reading or a
+ * that read it (a stamp of the running build, see `runningCodeStamp`), so an edited file, another reading or a
  * rebuilt `bfcl` never sees a stale value. Any trouble with the cache itself (missing folder, no
  * permission, a corrupt or truncated blob, a full disk) falls back to parsing: the cache can make a
  * run slower, never different.
  */
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
@@ -55,9 +55,9 @@ const PARSED_MARK = '.parsed';
 
 /**
  * Blobs live in `<dir>/parsed-files/<code stamp>/<key>.v8` (and markers of files parsed once in
- * `<key>.v8.parsed`). A build's folder is touched when a run
- * uses it, and a build's first store removes all but the most recently used folders of other
- * builds, so the cache holds a few builds' files (a few MB per dataset each), not one set per rebuild.
+ * `<key>.v8.parsed`). A build's folder is touched when a run uses it, and a build's first store
+ * removes all but the most recently used folders of other builds, so the cache holds a few builds'
+ * files (a few MB per dataset each), not one set per rebuild.
  */
 export class DiskParsedFileCache implements ParsedFileCache {
   private readonly buildsDir: string;
@@ -107,12 +107,8 @@ export class DiskParsedFileCache implements ParsedFileCache {
 
   /** The stored value, or undefined when there is none or it cannot be read back whole. */
   private load(blob: string): { value: unknown } | undefined {
-    let data: Buffer;
-    try {
-      data = readFileSync(blob);
-    } catch {
-      return undefined;
-    }
+    const data = readFileIfPresent(blob);
+    if (data === undefined) return undefined;
     try {
       const stored = deserialize(data) as unknown;
       if (Array.isArray(stored) && stored.length === 2 && stored[0] === CACHE_FORMAT) return { value: stored[1] };
@@ -192,13 +188,14 @@ let runningStamp: string | undefined;
 export function runningCodeStamp(): string {
   if (runningStamp !== undefined) return runningStamp;
   const self = fileURLToPath(import.meta.url);
-  const built = BUNDLED.test(self) ? readFileIfPresent(join(dirname(self), 'build-stamp'))?.toString('latin1').trim() : undefined;
+  const bundled = BUNDLED.test(self);
+  const built = bundled ? readFileIfPresent(join(dirname(self), 'build-stamp'))?.toString('latin1').trim() : undefined;
   if (built !== undefined && BUILD_STAMP.test(built)) {
     runningStamp = built;
     return runningStamp;
   }
   // The bundle's files share one folder; compiled or source modules sit one folder below the root.
-  const root = BUNDLED.test(self) ? dirname(self) : dirname(dirname(self));
+  const root = bundled ? dirname(self) : dirname(dirname(self));
   const hash = createHash('sha256');
   for (const file of filesUnder(root)) {
     if (!/\.([cm]?js|ts)$/.test(file)) continue;

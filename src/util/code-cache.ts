@@ -68,7 +68,9 @@ export function loadBundle({ bundle, cacheDir, variant, stamp, shippedDir }: Bun
   const source = readFileSync(bundle, 'utf8');
   const place = cacheDir === undefined ? undefined : codeCachePlace(cacheDir, stamp ?? contentStamp(source), variant);
   const ownData = place === undefined ? undefined : readFileIfPresent(place.file);
-  const cachedData = ownData ?? (shippedDir === undefined ? undefined : readFileIfPresent(join(shippedDir, codeCacheFileName(variant, []))));
+  // The build made its caches without node options (see codeCacheFileName).
+  const shippedFile = shippedDir === undefined ? undefined : join(shippedDir, codeCacheFileName(variant, []));
+  const cachedData = ownData ?? (shippedFile === undefined ? undefined : readFileIfPresent(shippedFile));
   // Node's own CommonJS wrapper, on the source's first line, so that line numbers stay the bundle's.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {
     filename: bundle,
