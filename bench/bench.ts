@@ -48,8 +48,9 @@ interface Scenario {
   readonly prepare?: () => void;
   readonly repeats?: number;
   /**
-   * For `cli` scenarios: the dataset parse cache `off` (every run parses the dataset, as a first
-   * run does) or `warm` (filled by untimed runs first, as for every later run). Default `off`.
+   * For `cli` scenarios: the cache folder (parsed dataset files, compiled code) `off`, as on a
+   * first run after `npm ci` (only the build's shipped code cache), or `warm` (filled by untimed
+   * runs first, as for every later run). Default `off`.
    */
   readonly datasetCache?: 'off' | 'warm';
 }
@@ -215,7 +216,7 @@ function prepareOracleResults(): void {
 /** The RSS probe module (`node --import`) that reports a measured CLI process's peak RSS. */
 const RSS_PROBE = new URL('./rss-probe.js', import.meta.url).href;
 
-/** The bench's own parse cache folder, for `datasetCache: 'warm'` scenarios (never the user's). */
+/** The bench's own cache folder, for `datasetCache: 'warm'` scenarios (never the user's). */
 const benchCacheDir = (): string => join(tmpdir(), 'bfcl-bench-cache');
 
 /** Run the bundled binary; entries are the totals it prints per category (`(correct/total)`). */
@@ -262,7 +263,7 @@ if (scenarioFlag !== -1) {
   for (const [name, scenario] of Object.entries(SCENARIOS)) {
     if (only.length > 0 && !only.includes(name)) continue;
     scenario.prepare?.();
-    // Two untimed runs fill the cache: a file is stored the second time it is parsed.
+    // Two untimed runs fill the cache folder: a dataset file is stored the second time it is parsed.
     if (scenario.cli !== undefined && scenario.datasetCache === 'warm') for (let run = 0; run < 2; run++) runCliChild(scenario.cli(), 'warm');
     const runs = Array.from({ length: scenario.repeats ?? repeats }, () => runChild(name));
     const ms = median(runs.map((r) => r.ms));

@@ -197,7 +197,6 @@ export interface ModelSummary {
   readonly overall: AggregateScore;
 }
 
-
 /** Compute every summary score of one model. */
 export function summarizeModel(scores: ReadonlyMap<string, CategoryScore>, options: LeaderboardOptions): ModelSummary {
   const category = new Map<Category, AggregateScore>(ALL_SCORING_CATEGORIES.map((c) => [c, getCategoryScore(scores, c, options.datasetSize)] as const));
