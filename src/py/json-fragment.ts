@@ -82,7 +82,8 @@ export function canonicalJsonAt(reader: JsonReader, ensureAscii: boolean): strin
   return writer.finish();
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+/** What `ensure_ascii=True` escapes besides quotes, backslashes and controls: DEL and everything above. */
+const NON_ASCII = /[^\x00-\x7e]/;
 
 function isWhitespace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;

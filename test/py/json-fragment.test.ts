@@ -39,6 +39,7 @@ const CASES = [
   '[NaN, Infinity, -Infinity, true, false, null]',
   '"caf\\u00e9 \\ud83d\\ude00 \\/ \\"q\\" \\\\ \\n\\t\\b\\f\\r \\u001f \\u007f"',
   '"café 😀 ñ \u007f"',
+  '"del \u007f alone is not ASCII to ensure_ascii"',
   '{"k\\u00e9y": "v", "plain": "x"}',
   '{"a": 1, "a": 2, "b": 3}',
   '[{"x": {"y": 1, "y": [2]}}]',
