@@ -1,10 +1,11 @@
 /**
  * JSON kept as text. A result file's `inference_log` is most of its bytes, yet evaluation only
  * copies it into the score file of a failed multi-turn entry. Reading it as a `JsonFragment` checks
- * it with `json.loads`'s rules and brings it to the text `json.dumps` would write, without building
- * Python values; they are built only if something looks inside (`value`).
+ * it with `json.loads`'s rules without building Python values; the text `json.dumps` would write is
+ * made only when asked for (`jsonText`), and values only if something looks inside (`value`).
  */
 
+import { containerEnd, memberCount, unicodeDumpsText } from './dumps-shaped.js';
 import { JsonReader, canonicalFloatEnd, decodeEscapes, floatText, isIntegerToken, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
 import { pyRepr } from './repr.js';
 import { PyObject, pyEquals, pyTypeName, type PyValue } from './value.js';
@@ -13,10 +14,14 @@ export class JsonFragment extends PyObject {
   private parsed: { value: PyValue } | undefined;
   private asciiText: string | undefined;
 
-  /** `raw`: the JSON text as read; `unicodeText`: its `json.dumps(..., ensure_ascii=False)` form. */
+  /**
+   * `raw`: the JSON text as read; `unicodeText`: its `json.dumps(..., ensure_ascii=False)` form,
+   * or undefined until asked for when `members` (its object member count) is known instead.
+   */
   private constructor(
     readonly raw: string,
-    private readonly unicodeText: string,
+    private unicodeText: string | undefined,
+    private readonly members = 0,
   ) {
     super();
   }
@@ -24,8 +29,24 @@ export class JsonFragment extends PyObject {
   /** Read the JSON value at the reader's cursor as a fragment (throws `JsonDecodeError` as `json.loads` would). */
   static read(reader: JsonReader): JsonFragment {
     const start = reader.i;
+    const text = reader.text;
+    // Fast path: an array or object that the native parser accepts (so json.loads does too).
+    const end = containerEnd(text, start);
+    if (end !== -1) {
+      const raw = text.slice(start, end);
+      let members = -1;
+      try {
+        members = memberCount(JSON.parse(raw));
+      } catch {
+        // Not JSON to the native parser (or NaN/Infinity, which Python accepts): the exact path decides.
+      }
+      if (members !== -1) {
+        reader.i = end;
+        return new JsonFragment(raw, undefined, members);
+      }
+    }
     const unicodeText = canonicalJsonAt(reader, false);
-    return new JsonFragment(reader.text.slice(start, reader.i), unicodeText);
+    return new JsonFragment(text.slice(start, reader.i), unicodeText);
   }
 
   /** The Python value, parsed on first use. */
@@ -55,7 +76,10 @@ export class JsonFragment extends PyObject {
   }
 
   override jsonText(ensureAscii: boolean): string {
-    if (!ensureAscii) return this.unicodeText;
+    if (!ensureAscii) {
+      this.unicodeText ??= unicodeDumpsText(this.raw, this.members) ?? canonicalJsonAt(new JsonReader(this.raw), false);
+      return this.unicodeText;
+    }
     this.asciiText ??= canonicalJsonAt(new JsonReader(this.raw), true);
     return this.asciiText;
   }

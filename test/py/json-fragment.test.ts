@@ -94,6 +94,119 @@ describe('JsonFragment', () => {
   });
 });
 
+/** The fragment a deferred key of a line reads (the fast path when its value is a container). */
+function fragmentOf(valueText: string): JsonFragment {
+  const line = `{"id": "x_1", "log": ${valueText}, "n": 2}`;
+  const parsed = parseJsonLossless(line, { deferred: { keys: new Set(['log']), read: (r) => JsonFragment.read(r) } });
+  return (parsed as Map<string, unknown>).get('log') as JsonFragment;
+}
+
+/** Containers that the native parser accepts, several of them not written as `json.dumps` writes them. */
+const FAST_PATH_CASES = [
+  '{"a": 1, "a": 2}',
+  '[{"k": {"x": 1, "y": {"x": 2, "x": 3}}}]',
+  '{"a\\\\": 1, "b": "x\\": y", "c": "\\\\\\": "}',
+  '{"q": "say \\"x\\": y", "q": 1}',
+  '["\\\\u00e9 is not an escape", "\\\\\\u00e9 is one"]',
+  '["\\u0041", "\\u00E9", "\\u00e9", "\\ud83d\\ude00", "\\ud800", "\\u007f", "\\u001f", "\\u000a", "\\/"]',
+  '["café", "\\u00e9", "mixed é \\u00e9", "del \u007f", "😀"]',
+  '[1.5, 0.1, 1e-05, 1e+16, 1.0E5, 0.0001, 100.0, 1.10, -0.0, 0.7847423553466797, 12345678901234567890, 1e400]',
+  '[-0, 0, -1, 10]',
+  '{"__proto__": {"a": 1}, "constructor": 2}',
+  '[ 1, 2 ]',
+  '{"a":1}',
+  '[]',
+  '{}',
+];
+
+describe('JsonFragment fast path (native parser, then json.dumps-shaped text kept as it is)', () => {
+  for (const text of [...FAST_PATH_CASES, ...CASES.filter((c) => c.startsWith('{') || c.startsWith('['))]) {
+    it(`${JSON.stringify(text)} dumps as its parsed value`, () => {
+      const fragment = fragmentOf(text);
+      expect(fragment.jsonText(false)).toBe(viaValues(text, false));
+      expect(fragment.jsonText(true)).toBe(viaValues(text, true));
+    });
+  }
+
+  it('keeps text json.dumps wrote as it is, in both ensure_ascii forms', () => {
+    const unicode = '[{"role": "user", "content": "café \\n x"}, 2.5]';
+    expect(fragmentOf('[{"role": "user", "content": "caf\\u00e9 \\n x"}, 2.5]').jsonText(false)).toBe(unicode);
+    expect(fragmentOf(unicode).jsonText(false)).toBe(unicode);
+  });
+
+  it('reads a log with a 20 MB string (on node 20 the regex engine gives up on it: the exact path reads it)', () => {
+    const text = `[{"role": "tool", "content": "${'x'.repeat(20_000_000)}"}, 1.0]`;
+    expect(fragmentOf(text).jsonText(false)).toBe(text);
+  });
+
+  for (const text of ['[1, 2,]', '[NaN]', '{"a": Infinity}', '[1 2]', '{"a" 1}', '["ctl raw \u0001"]', '[1, 2', '[1, "a]']) {
+    it(`leaves ${JSON.stringify(text)} to the exact path (same value or same error as json.loads)`, () => {
+      const line = `{"id": "x_1", "log": ${text}, "n": 2}`;
+      const deferred = { keys: new Set(['log']), read: (r: JsonReader) => JsonFragment.read(r) };
+      const expected = errorOf(() => parseJsonLossless(line));
+      if (expected !== 'no error') expect(errorOf(() => parseJsonLossless(line, { deferred }))).toBe(expected);
+      else expect(fragmentOf(text).jsonText(false)).toBe(viaValues(text, false));
+    });
+  }
+});
+
+/** A small deterministic generator (mulberry32), so that a failure names a reproducible case. */
+function randomSource(seed: number): (n: number) => number {
+  let a = seed >>> 0;
+  return (n) => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) % n);
+  };
+}
+
+const STRING_PIECES = ['a', 'role', ' ', ': ', '", "', '\\', '"', '\n', '\t', '\u0001', '\u001f', '\u007f', 'é', '😀', '\ud800', '/', 'u00e9', '\\u00e9'];
+const NUMBER_SPELLINGS = ['0', '-0', '7', '-12', '12345678901234567890', '1.5', '2.0', '-0.0', '0.1', '1e-05', '1E5', '1.10', '0.7847423553466797', '100.0', '1e400'];
+
+/** JSON text of a random value, written in a random one of the spellings json.loads accepts. */
+function randomJsonText(next: (n: number) => number, depth: number): string {
+  const ws = (): string => ['', '', ' ', '\n', '  '][next(5)]!;
+  const kind = depth > 3 ? next(3) : next(6);
+  if (kind === 0) return NUMBER_SPELLINGS[next(NUMBER_SPELLINGS.length)]!;
+  if (kind === 1) return ['true', 'false', 'null'][next(3)]!;
+  if (kind === 2) {
+    let value = '';
+    for (let i = next(5); i > 0; i--) value += STRING_PIECES[next(STRING_PIECES.length)];
+    const spelled = JSON.stringify(value);
+    // Some strings escaped as ensure_ascii=True writes them, some with upper-case hex.
+    const ascii = next(2) === 0 ? spelled : spelled.replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+    return next(4) === 0 ? ascii.replace(/\\u00([0-9a-f]{2})/g, (_m, h: string) => '\\u00' + h.toUpperCase()) : ascii;
+  }
+  const items: string[] = [];
+  const count = next(4);
+  if (kind === 3 || kind === 5) {
+    for (let i = 0; i < count; i++) items.push(ws() + randomJsonText(next, depth + 1) + ws());
+    return '[' + items.join(next(2) === 0 ? ', ' : ',') + ']';
+  }
+  const keys = ['a', 'b', 'role', 'a\\"b', '__proto__', '1'];
+  for (let i = 0; i < count; i++) items.push(`${ws()}"${keys[next(keys.length)]}"${ws()}:${[' ', '', '  '][next(3)]}${randomJsonText(next, depth + 1)}${ws()}`);
+  return '{' + items.join(next(2) === 0 ? ', ' : ',') + '}';
+}
+
+describe('JsonFragment fast path on random JSON spellings', () => {
+  it('dumps every random container exactly as parse-then-dump does, in both ensure_ascii modes', () => {
+    const next = randomSource(20261122);
+    const mismatches: string[] = [];
+    let containers = 0;
+    for (let i = 0; i < 4000; i++) {
+      const text = randomJsonText(next, 0);
+      if (!text.startsWith('[') && !text.startsWith('{')) continue;
+      containers++;
+      const fragment = fragmentOf(text);
+      if (fragment.jsonText(false) !== viaValues(text, false) || fragment.jsonText(true) !== viaValues(text, true)) mismatches.push(text);
+    }
+    expect(mismatches).toEqual([]);
+    expect(containers).toBeGreaterThan(1000);
+  });
+});
+
 // Every line of every result file in the conformance runs (skipped without the shared data).
 const dataDir = process.env.BFCL_DATA_DIR;
 const conformanceDir =
@@ -106,6 +219,7 @@ function resultFiles(dir: string): string[] {
 describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('canonicalJsonAt on real result files', () => {
   it('equals parse-then-dump on every line, both ensure_ascii modes', () => {
     let lines = 0;
+    let fastPathLines = 0;
     const mismatches: string[] = [];
     for (const file of [...resultFiles(join(conformanceDir, 'real-run')), ...resultFiles(join(conformanceDir, 'synthetic'))]) {
       for (const text of readFileSync(file, 'utf8').split('\n')) {
@@ -114,9 +228,19 @@ describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('canonical
         for (const ensureAscii of [false, true]) {
           if (viaFragment(text, ensureAscii) !== viaValues(text, ensureAscii)) mismatches.push(`${file}: ${text.slice(0, 60)}`);
         }
+        // The line's own log text (fast path) and the ensure_ascii=True spelling of it.
+        const log = (parseJsonLossless(text) as Map<string, unknown>).get('inference_log');
+        if (log !== undefined && typeof log === 'object') {
+          const unicode = jsonDumps(log as never, { ensureAscii: false });
+          for (const spelling of [unicode, jsonDumps(log as never)]) {
+            if (fragmentOf(spelling).jsonText(false) !== unicode) mismatches.push(`fast path ${file}: ${text.slice(0, 60)}`);
+          }
+          fastPathLines++;
+        }
       }
     }
     expect(mismatches).toEqual([]);
     expect(lines).toBeGreaterThan(10_000);
+    expect(fastPathLines).toBeGreaterThan(1_000);
   });
 });
