@@ -55,6 +55,26 @@ interface Scenario {
   readonly datasetCache?: 'off' | 'warm';
 }
 
+/** Wall time of `node -e 0` under `env`, in ms. */
+function nodeStartMs(env: NodeJS.ProcessEnv): number {
+  const started = performance.now();
+  spawnSync(process.execPath, ['-e', '0'], { env });
+  return performance.now() - started;
+}
+
+/**
+ * The floor under every CLI figure: node's own start-up, which `bfcl` cannot change. With
+ * NODE_EXTRA_CA_CERTS set (these machines set it), node 20 reads and parses that CA bundle as it
+ * starts, before any of our code runs.
+ */
+function printNodeStartFloor(repeats: number): void {
+  const withEnv = median(Array.from({ length: repeats * 2 }, () => nodeStartMs(process.env)));
+  const { NODE_EXTRA_CA_CERTS: extraCerts, ...withoutCerts } = process.env;
+  const withoutEnv = median(Array.from({ length: repeats * 2 }, () => nodeStartMs(withoutCerts)));
+  const certs = extraCerts === undefined ? 'NODE_EXTRA_CA_CERTS unset' : `NODE_EXTRA_CA_CERTS set; ${withoutEnv.toFixed(0)} ms without it`;
+  console.log(`node-start: ${withEnv.toFixed(0)} ms wall median of ${repeats * 2} (${certs}) — \`node -e 0\`, the floor under every CLI figure`);
+}
+
 const SCENARIOS: Record<string, Scenario> = {
   'multi-turn-execute': {
     label:
@@ -260,6 +280,7 @@ if (scenarioFlag !== -1) {
   }
   const repeats = Number(process.env.BENCH_REPEATS ?? 5);
   const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  if (only.length === 0 || only.includes('node-start')) printNodeStartFloor(repeats);
   for (const [name, scenario] of Object.entries(SCENARIOS)) {
     if (only.length > 0 && !only.includes(name)) continue;
     scenario.prepare?.();
