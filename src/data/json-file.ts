@@ -83,7 +83,9 @@ function parseLine(text: string, location: { readonly file: string; readonly lin
   }
 }
 
-const ID_IN_TEXT = /"id"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+// Bounded: an unbounded `(...)*` on a string of many megabytes overflows the regex engine's stack
+// (a RangeError thrown while reporting the line). No real id is that long.
+const ID_IN_TEXT = /"id"\s*:\s*"((?:[^"\\]|\\.){0,1000})"/;
 
 /** The `"id"` a JSON line that cannot be parsed still shows in its text, for error reports. */
 export function idInText(text: string): string | undefined {

@@ -49,4 +49,16 @@ describe('readResultFile', () => {
       [5, undefined],
     ]);
   });
+
+  it('reports a malformed line whose text has a huge unterminated id (no regex stack overflow), with no id', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bfcl-read-results-')), 'r.json');
+    const lines = ['{"id": "simple_python_0", "result": "ok"}', `{"id": "${'x'.repeat(20_000_000)}`, '{"id": "simple_python_1", "result": [tru'];
+    writeFileSync(file, lines.join('\n') + '\n');
+    const { entries, malformed } = readResultFile(file);
+    expect(entries.map((e) => e.id)).toEqual(['simple_python_0']);
+    expect(malformed.map((m) => [m.line, m.id])).toEqual([
+      [2, undefined],
+      [3, 'simple_python_1'],
+    ]);
+  });
 });
