@@ -171,4 +171,68 @@ describe('runEvaluation', () => {
       100.0, 1615.38, 40.19,
     ]);
   });
+
+  it('survives randomly corrupted result files: every entry gets a verdict, untouched entries still pass', () => {
+    let state = 20261122;
+    const next = (n: number): number => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return (state >>> 8) % n;
+    };
+    const weird = [
+      'null', '-1.5e308', 'NaN', '[]', '{}', '[{"a": 1}]', '"' + '['.repeat(5000) + '"', '[' .repeat(2000) + ']'.repeat(2000),
+      '"' + 'f('.repeat(3000) + '"', '"[f(a=1e999, b=0x1g)]"', '"\\ud800"', '"' + 'x'.repeat(200_000) + '"', '"[f(a=' + '{'.repeat(3000) + ')]"',
+    ];
+    const log = '[{"role": "user", "content": "caf\\u00e9 \\n"}, {"role": "assistant", "content": [1, 2.0, {"k": null}]}]';
+    const categories: Category[] = ['simple_python', 'parallel', 'multiple'];
+    const original = new Map(categories.map((c) => [c, groundTruthLines(c).map((l) => l.slice(0, -1) + `, "inference_log": ${log}}`)]));
+    let untouchedChecked = 0;
+    let malformedSeen = 0;
+    for (let variant = 0; variant < 40; variant++) {
+      const resultDir = mkdtempSync(join(tmpdir(), 'bfcl-results-'));
+      const scoreDir = mkdtempSync(join(tmpdir(), 'bfcl-scores-'));
+      const untouched = new Map<Category, Set<string>>();
+      for (const category of categories) {
+        const keep = new Set<string>();
+        const lines = original.get(category)!.map((line) => {
+          const id = /"id": "([^"]+)"/.exec(line)![1]!;
+          const i = next(line.length);
+          switch (next(8)) {
+            case 0:
+              return line.slice(0, i);
+            case 1:
+              return line.slice(0, i) + '"{}[],:\\ a'[next(11)] + line.slice(i + 1);
+            case 2:
+              return line.replace(/"result": "[^"]*"/, `"result": ${weird[next(weird.length)]}`);
+            case 3:
+              return line.replace(`"inference_log": ${log}`, `"inference_log": ${weird[next(weird.length)]}`);
+            case 4:
+              return line + line;
+            default:
+              keep.add(id);
+              return line;
+          }
+        });
+        untouched.set(category, keep);
+        writeResults(resultDir, 'fuzzed', category, lines);
+      }
+      const summary = runEvaluation({ resultDir, scoreDir, dataset, categories, partial: false, resolveSettings: () => PROMPTING });
+      for (const { category, evaluation } of summary.evaluated) {
+        const size = dataset.loadPossibleAnswers(category).length;
+        expect(evaluation.total, `variant ${variant} ${category}`).toBe(size);
+        const [header, ...failures] = scoreLines(scoreDir, 'fuzzed', category);
+        expect(header!.get('correct_count')).toBe(BigInt(size - failures.length));
+        // A corrupted line fails its own entry only (unless it now names another entry's id).
+        const failed = new Set(failures.map((f) => f.get('id') as string));
+        malformedSeen += failures.filter((f) => f.get('error_type') === MALFORMED_RESULT_LINE).length;
+        const allText = readFileSync(join(resultDir, 'fuzzed', getDirectoryStructureByCategory(category), getFileNameByCategory(category, 'result')), 'utf8');
+        for (const id of untouched.get(category)!) {
+          if (allText.split(`"id": "${id}"`).length !== 2) continue;
+          expect(failed.has(id), `variant ${variant} ${id}`).toBe(false);
+          untouchedChecked++;
+        }
+      }
+    }
+    expect(untouchedChecked).toBeGreaterThan(100);
+    expect(malformedSeen).toBeGreaterThan(20);
+  });
 });
