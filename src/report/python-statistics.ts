@@ -31,38 +31,59 @@ function reduce(r: Rational): Rational {
   return g <= 1n ? r : { num: r.num / g, den: r.den / g };
 }
 
-/** The exact value of a finite double or an int (`float.as_integer_ratio()`, lowest terms). */
-export function exactRatio(x: PyNumber): { num: bigint; den: bigint } {
-  if (typeof x === 'bigint') return { num: x, den: 1n };
-  if (!Number.isFinite(x)) throw new PyException('ValueError', `cannot convert ${x > 0 ? 'Infinity' : Number.isNaN(x) ? 'NaN' : '-Infinity'} to integer ratio`);
-  // Doubling a double is exact, so the first power of two that makes x integral gives an odd
-  // numerator: the ratio in lowest terms without a gcd (this runs for every latency of a run).
-  let scaled = x;
-  let halvings = 0;
-  while (!Number.isInteger(scaled)) {
-    scaled *= 2;
-    halvings++;
-  }
-  return { num: BigInt(scaled), den: halvings === 0 ? 1n : 1n << BigInt(halvings) };
+/** `x = num / 2**shift` exactly, with `num` odd unless `shift` is 0 (so it is in lowest terms). */
+interface BinaryRatio {
+  readonly num: bigint;
+  readonly shift: number;
 }
 
-/** Sum of exact values, by the shared denominator (a power of two for doubles). */
+const float64View = new DataView(new ArrayBuffer(8));
+const TWO_POW_32 = 2 ** 32;
+const IMPLICIT_BIT = 2 ** 52;
+
+/** The exact binary value of a finite double or an int, read from its bits (no loop, one BigInt). */
+function binaryRatio(x: PyNumber): BinaryRatio {
+  if (typeof x === 'bigint') return { num: x, shift: 0 };
+  if (!Number.isFinite(x)) throw new PyException('ValueError', `cannot convert ${x > 0 ? 'Infinity' : Number.isNaN(x) ? 'NaN' : '-Infinity'} to integer ratio`);
+  if (x === 0) return { num: 0n, shift: 0 };
+  float64View.setFloat64(0, x);
+  const high = float64View.getUint32(0);
+  const low = float64View.getUint32(4);
+  const biasedExponent = (high >>> 20) & 0x7ff;
+  // The significand as an integer (below 2**53, so exact in a double); subnormals lack the implicit bit.
+  let significand = (high & 0xfffff) * TWO_POW_32 + low;
+  let exponent = -1074;
+  if (biasedExponent !== 0) {
+    significand += IMPLICIT_BIT;
+    exponent = biasedExponent - 1075;
+  }
+  // Strip the trailing zero bits: lowest terms. The low word of the significand is `low`.
+  const upper = (significand - low) / TWO_POW_32;
+  const zeros = low !== 0 ? 31 - Math.clz32(low & -low) : 32 + (31 - Math.clz32(upper & -upper));
+  significand /= 2 ** zeros;
+  exponent += zeros;
+  const num = BigInt(x < 0 ? -significand : significand);
+  return exponent >= 0 ? { num: num << BigInt(exponent), shift: 0 } : { num, shift: -exponent };
+}
+
+/** The exact value of a finite double or an int (`float.as_integer_ratio()`, lowest terms). */
+export function exactRatio(x: PyNumber): { num: bigint; den: bigint } {
+  const { num, shift } = binaryRatio(x);
+  return { num, den: shift === 0 ? 1n : 1n << BigInt(shift) };
+}
+
+/** Sum of exact values, over the largest power-of-two denominator among them (shifts, no divisions). */
 function exactSum(values: readonly PyNumber[]): Rational {
   let num = 0n;
-  let den = 1n;
+  let shift = 0;
   for (const v of values) {
-    const r = exactRatio(v);
-    if (r.den === den) num += r.num;
-    else if (r.den > den && r.den % den === 0n) {
-      num = num * (r.den / den) + r.num;
-      den = r.den;
-    } else if (den % r.den === 0n) num += r.num * (den / r.den);
-    else {
-      num = num * r.den + r.num * den;
-      den *= r.den;
-    }
+    const r = binaryRatio(v);
+    if (r.shift > shift) {
+      num = (num << BigInt(r.shift - shift)) + r.num;
+      shift = r.shift;
+    } else num += r.shift === shift ? r.num : r.num << BigInt(shift - r.shift);
   }
-  return reduce({ num, den });
+  return reduce({ num, den: 1n << BigInt(shift) });
 }
 
 /**
@@ -91,16 +112,15 @@ export function pyStatisticsMean(values: readonly PyNumber[]): PyNumber {
 function exactSampleVariance(values: readonly PyNumber[], fn: string): Rational {
   const n = values.length;
   if (n < 2) throw new PyException('StatisticsError', `${fn} requires at least two data points`);
-  // Σ(x - mean)² = (n·Σx² - (Σx)²) / n, all exact.
-  const ratios = values.map(exactRatio);
-  let commonDen = 1n;
-  for (const r of ratios) if (r.den > commonDen) commonDen = r.den; // powers of two (or 1): the largest divides by all
-  const allPowersOfTwo = ratios.every((r) => commonDen % r.den === 0n);
-  if (!allPowersOfTwo) throw new PyException('TypeError', 'unexpected denominators'); // cannot happen for ints and doubles
+  // Σ(x - mean)² = (n·Σx² - (Σx)²) / n, all exact, over the largest power-of-two denominator.
+  const ratios = values.map(binaryRatio);
+  let shift = 0;
+  for (const r of ratios) if (r.shift > shift) shift = r.shift;
+  const commonDen = 1n << BigInt(shift);
   let sx = 0n;
   let sxx = 0n;
   for (const r of ratios) {
-    const scaled = r.num * (commonDen / r.den); // x = scaled / commonDen
+    const scaled = r.shift === shift ? r.num : r.num << BigInt(shift - r.shift); // x = scaled / commonDen
     sx += scaled;
     sxx += scaled * scaled;
   }

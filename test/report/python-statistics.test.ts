@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 
 import { pyRound } from '../../src/py/builtins.js';
-import { floatToRatio } from '../../src/py/numbers.js';
+import { floatToRatio, intTrueDivide } from '../../src/py/numbers.js';
 import { floatRepr } from '../../src/py/repr.js';
 import { PyException } from '../../src/py/value.js';
 import {
@@ -114,6 +114,46 @@ describe('exact arithmetic helpers', () => {
     expect(exactRatio(-2.5)).toEqual({ num: -5n, den: 2n });
     expect(exactRatio(2 ** 60)).toEqual({ num: 2n ** 60n, den: 1n });
     expect(exactRatio(7n)).toEqual({ num: 7n, den: 1n });
+  });
+
+  test('mean, variance and stdev equal an independent exact computation over random mixed lists', () => {
+    let seed = 4242;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const randomValue = (): PyNumber => {
+      switch (next(5)) {
+        case 0:
+          return BigInt(next(2001) - 1000);
+        case 1:
+          return (next(100000) / 7) * (next(2) === 0 ? 1 : -1);
+        case 2:
+          return next(1000) * 5e-324;
+        default:
+          // Any significand, exponents from the subnormals up to 2**500 (a larger variance overflows a float in CPython too).
+          return (next(2 ** 31) * 2 ** 22 + next(2 ** 22)) * 2 ** (next(1600) - 1100) * (next(2) === 0 ? 1 : -1);
+      }
+    };
+    // Every double times 2**1074 is an integer: exact sums without fractions.
+    const scaled = (v: PyNumber): bigint => {
+      const { num, den } = exactRatio(v);
+      return (num << 1074n) / den;
+    };
+    for (let list = 0; list < 300; list++) {
+      const values = Array.from({ length: 2 + next(40) }, randomValue);
+      const n = BigInt(values.length);
+      const sx = values.reduce((acc: bigint, v) => acc + scaled(v), 0n);
+      const sxx = values.reduce((acc: bigint, v) => acc + scaled(v) ** 2n, 0n);
+      const allInts = values.every((v) => typeof v === 'bigint');
+      const mean = pyStatisticsMean(values);
+      if (!allInts) expect(mean, values.join(',')).toBe(intTrueDivide(sx, n << 1074n));
+      const varianceNum = n * sxx - sx * sx;
+      const varianceDen = (n * (n - 1n)) << 2148n;
+      const variance = pyStatisticsVariance(values);
+      if (!allInts) expect(variance, values.join(',')).toBe(intTrueDivide(varianceNum, varianceDen));
+      expect(pyStatisticsStdev(values), values.join(',')).toBe(floatSqrtOfFraction(varianceNum, varianceDen));
+    }
   });
 
   test('integerSqrt is math.isqrt', () => {
