@@ -5,7 +5,7 @@
  * made only when asked for (`jsonText`), and values only if something looks inside (`value`).
  */
 
-import { containerEnd, memberCount, unicodeDumpsText } from './dumps-shaped.js';
+import { dumpsContainerEnd, unicodeDumpsText } from './dumps-shaped.js';
 import { JsonReader, canonicalFloatEnd, decodeEscapes, floatText, isIntegerToken, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
 import { pyRepr } from './repr.js';
 import { PyObject, pyEquals, pyTypeName, type PyValue } from './value.js';
@@ -16,12 +16,11 @@ export class JsonFragment extends PyObject {
 
   /**
    * `raw`: the JSON text as read; `unicodeText`: its `json.dumps(..., ensure_ascii=False)` form,
-   * or undefined until asked for when `members` (its object member count) is known instead.
+   * or undefined until asked for.
    */
   private constructor(
     readonly raw: string,
     private unicodeText: string | undefined,
-    private readonly members = 0,
   ) {
     super();
   }
@@ -30,20 +29,11 @@ export class JsonFragment extends PyObject {
   static read(reader: JsonReader): JsonFragment {
     const start = reader.i;
     const text = reader.text;
-    // Fast path: an array or object that the native parser accepts (so json.loads does too).
-    const end = containerEnd(text, start);
+    // Fast path: an array or object written with json.dumps's separators, checked by regexes.
+    const end = dumpsContainerEnd(text, start);
     if (end !== -1) {
-      const raw = text.slice(start, end);
-      let members = -1;
-      try {
-        members = memberCount(JSON.parse(raw));
-      } catch {
-        // Not JSON to the native parser (or NaN/Infinity, which Python accepts): the exact path decides.
-      }
-      if (members !== -1) {
-        reader.i = end;
-        return new JsonFragment(raw, undefined, members);
-      }
+      reader.i = end;
+      return new JsonFragment(text.slice(start, end), undefined);
     }
     const unicodeText = canonicalJsonAt(reader, false);
     return new JsonFragment(text.slice(start, reader.i), unicodeText);
@@ -77,7 +67,7 @@ export class JsonFragment extends PyObject {
 
   override jsonText(ensureAscii: boolean): string {
     if (!ensureAscii) {
-      this.unicodeText ??= unicodeDumpsText(this.raw, this.members) ?? canonicalJsonAt(new JsonReader(this.raw), false);
+      this.unicodeText ??= unicodeDumpsText(this.raw) ?? canonicalJsonAt(new JsonReader(this.raw), false);
       return this.unicodeText;
     }
     this.asciiText ??= canonicalJsonAt(new JsonReader(this.raw), true);

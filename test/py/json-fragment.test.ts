@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { filesUnder } from '../../src/util/files-under.js';
 import { JsonDecodeError, JsonReader, jsonDumps, parseJsonLossless } from '../../src/py/json.js';
+import { dumpsContainerEnd } from '../../src/py/dumps-shaped.js';
 import { JsonFragment, canonicalJsonAt } from '../../src/py/json-fragment.js';
 import { pyRepr } from '../../src/py/repr.js';
 import { pyDict } from '../../src/py/value.js';
@@ -166,8 +167,8 @@ const STRING_PIECES = ['a', 'role', ' ', ': ', '", "', '\\', '"', '\n', '\t', '\
 const NUMBER_SPELLINGS = ['0', '-0', '7', '-12', '12345678901234567890', '1.5', '2.0', '-0.0', '0.1', '1e-05', '1E5', '1.10', '0.7847423553466797', '100.0', '1e400'];
 
 /** JSON text of a random value, written in a random one of the spellings json.loads accepts. */
-function randomJsonText(next: (n: number) => number, depth: number): string {
-  const ws = (): string => ['', '', ' ', '\n', '  '][next(5)]!;
+function randomJsonText(next: (n: number) => number, depth: number, dumpsSeparators = false): string {
+  const ws = (): string => (dumpsSeparators ? '' : ['', '', ' ', '\n', '  '][next(5)]!);
   const kind = depth > 3 ? next(3) : next(6);
   if (kind === 0) return NUMBER_SPELLINGS[next(NUMBER_SPELLINGS.length)]!;
   if (kind === 1) return ['true', 'false', 'null'][next(3)]!;
@@ -182,13 +183,67 @@ function randomJsonText(next: (n: number) => number, depth: number): string {
   const items: string[] = [];
   const count = next(4);
   if (kind === 3 || kind === 5) {
-    for (let i = 0; i < count; i++) items.push(ws() + randomJsonText(next, depth + 1) + ws());
-    return '[' + items.join(next(2) === 0 ? ', ' : ',') + ']';
+    for (let i = 0; i < count; i++) items.push(ws() + randomJsonText(next, depth + 1, dumpsSeparators) + ws());
+    return '[' + items.join(dumpsSeparators || next(2) === 0 ? ', ' : ',') + ']';
   }
   const keys = ['a', 'b', 'role', 'a\\"b', '__proto__', '1'];
-  for (let i = 0; i < count; i++) items.push(`${ws()}"${keys[next(keys.length)]}"${ws()}:${[' ', '', '  '][next(3)]}${randomJsonText(next, depth + 1)}${ws()}`);
-  return '{' + items.join(next(2) === 0 ? ', ' : ',') + '}';
+  for (let i = 0; i < count; i++) {
+    const colon = dumpsSeparators ? ': ' : ':' + [' ', '', '  '][next(3)]!;
+    items.push(`${ws()}"${keys[next(keys.length)]}"${ws()}${colon}${randomJsonText(next, depth + 1, dumpsSeparators)}${ws()}`);
+  }
+  return '{' + items.join(dumpsSeparators || next(2) === 0 ? ', ' : ',') + '}';
 }
+
+describe('dumpsContainerEnd, the validity check of the fast path', () => {
+  const accepts = (text: string): boolean => {
+    try {
+      parseJsonLossless(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('accepts every container written with json.dumps separators, up to its end', () => {
+    const next = randomSource(7);
+    let containers = 0;
+    for (let i = 0; i < 3000; i++) {
+      const text = randomJsonText(next, 0, true);
+      if (!text.startsWith('[') && !text.startsWith('{')) continue;
+      containers++;
+      expect(dumpsContainerEnd(text + ', "n": 2}', 0), text).toBe(text.length);
+    }
+    expect(containers).toBeGreaterThan(1000);
+  });
+
+  it('never accepts text that is not valid JSON: 30000 mutated containers', () => {
+    const next = randomSource(11);
+    const noise = '"{}[],: \\0a1.-eEu\u0001';
+    let accepted = 0;
+    let rejected = 0;
+    for (let i = 0; i < 30000; i++) {
+      let text = randomJsonText(next, 0, true);
+      if (!text.startsWith('[') && !text.startsWith('{')) continue;
+      for (let edits = 1 + next(2); edits > 0; edits--) {
+        const at = next(text.length);
+        const op = next(3);
+        if (op === 0) text = text.slice(0, at) + text.slice(at + 1);
+        else if (op === 1) text = text.slice(0, at) + noise[next(noise.length)] + text.slice(at);
+        else text = text.slice(0, at) + noise[next(noise.length)] + text.slice(at + 1);
+      }
+      const end = dumpsContainerEnd(text, 0);
+      if (end === -1) {
+        rejected++;
+        continue;
+      }
+      accepted++;
+      expect(accepts(text.slice(0, end)), text).toBe(true);
+      expect(() => JSON.parse(text.slice(0, end)), text).not.toThrow();
+    }
+    expect(accepted).toBeGreaterThan(1000);
+    expect(rejected).toBeGreaterThan(1000);
+  });
+});
 
 describe('JsonFragment fast path on random JSON spellings', () => {
   it('dumps every random container exactly as parse-then-dump does, in both ensure_ascii modes', () => {
