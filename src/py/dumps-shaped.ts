@@ -26,25 +26,26 @@ function stickyMatchEnd(regex: RegExp, text: string, from: number): number | und
 const STRING = String.raw`"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"`;
 const NUMBER = String.raw`-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?`;
 const SCALAR = `(?:${STRING}|${NUMBER}|true|false|null)`;
-/**
- * The items of an array from where an item is expected: scalars each followed by `, `, then either
- * a last scalar and the `]` (the array ends) or nothing (a nested container follows).
- */
-const ARRAY_ITEMS = new RegExp(`(?:${SCALAR}, )*(?:${SCALAR}\\])?`, 'y');
-/** The same for an object: members with scalar values, then the next key and either a last scalar value and the `}` or nothing. */
-const OBJECT_ITEMS = new RegExp(`(?:${STRING}: ${SCALAR}, )*${STRING}: (?:${SCALAR}\\})?`, 'y');
+/** Scalar array items separated by `, ` (possibly none): each scalar is read once. */
+const ARRAY_SCALARS = new RegExp(`(?:${SCALAR}(?:, ${SCALAR})*)?`, 'y');
+/** Object members with scalar values separated by `, ` (possibly none). */
+const OBJECT_SCALARS = new RegExp(`(?:${STRING}: ${SCALAR}(?:, ${STRING}: ${SCALAR})*)?`, 'y');
+/** An object key and its `: ` (before a nested container). */
+const KEY = new RegExp(`${STRING}: `, 'y');
 
 const OPEN_ARRAY = 0x5b;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_ARRAY = 0x5d;
 const CLOSE_OBJECT = 0x7d;
+const COMMA = 0x2c;
+const SPACE = 0x20;
 
 /**
  * The end of the array or object at `start` when it is valid JSON written with `json.dumps`'s
  * separators (`, ` and `: `, no other whitespace), else -1 (the caller then takes the exact path).
- * One regex reads each run of scalar items; JavaScript only steps in at nested containers. (A
- * scalar never ends in a bracket, so a run that ends in its container's closer closed it.) Unlike
- * `JSON.parse`, it builds nothing: on the real run's logs that saved 2% of all instructions.
+ * One regex reads each run of scalar items (each scalar once); JavaScript only steps in at nested
+ * containers. Unlike `JSON.parse`, it builds nothing: on the real run that saved 2.5% of all
+ * instructions.
  */
 export function dumpsContainerEnd(text: string, start: number): number {
   let c = text.charCodeAt(start);
@@ -56,37 +57,41 @@ export function dumpsContainerEnd(text: string, start: number): number {
     const closer = c === OPEN_ARRAY ? CLOSE_ARRAY : CLOSE_OBJECT;
     closers.push(closer);
     i++;
-    let valueEnded = text.charCodeAt(i) === closer; // an empty container
-    if (valueEnded) {
-      i++;
-      closers.pop();
-    }
+    // `expectItem`: an item must come next (a container's start, or after `, `); else an item has
+    // just ended and `, ` or the closer comes next.
+    let expectItem = text.charCodeAt(i) !== closer;
     for (;;) {
-      if (valueEnded) {
-        // A container has just ended: the next item of its parent, the parent's end, or the log's end.
-        if (closers.length === 0) return i;
-        if (text.charCodeAt(i) === 0x2c && text.charCodeAt(i + 1) === 0x20) {
-          i += 2;
-          valueEnded = false;
+      const top = closers[closers.length - 1]!;
+      if (expectItem) {
+        const scalarsEnd = stickyMatchEnd(top === CLOSE_ARRAY ? ARRAY_SCALARS : OBJECT_SCALARS, text, i);
+        if (scalarsEnd === undefined) return -1;
+        if (scalarsEnd > i) {
+          // Scalars were read: `, ` or the closer follows (below).
+          i = scalarsEnd;
+          expectItem = false;
           continue;
         }
-        if (text.charCodeAt(i) !== closers[closers.length - 1]) return -1;
-        i++;
-        closers.pop();
-        continue;
-      }
-      const top = closers[closers.length - 1]!;
-      const itemsEnd = stickyMatchEnd(top === CLOSE_ARRAY ? ARRAY_ITEMS : OBJECT_ITEMS, text, i);
-      if (itemsEnd === undefined) return -1;
-      i = itemsEnd;
-      if (text.charCodeAt(i - 1) === top) {
-        closers.pop();
-        valueEnded = true;
-        continue;
+        // A nested container is the next item (after its key in an object).
+        if (top === CLOSE_OBJECT) {
+          const keyEnd = stickyMatchEnd(KEY, text, i);
+          if (keyEnd === undefined) return -1;
+          i = keyEnd;
+        }
+        c = text.charCodeAt(i);
+        if (c !== OPEN_ARRAY && c !== OPEN_OBJECT) return -1;
+        break;
       }
       c = text.charCodeAt(i);
-      if (c !== OPEN_ARRAY && c !== OPEN_OBJECT) return -1;
-      break;
+      if (c === top) {
+        i++;
+        closers.pop();
+        if (closers.length === 0) return i;
+        continue; // the parent's item has ended
+      }
+      if (c !== COMMA || text.charCodeAt(i + 1) !== SPACE) return -1;
+      i += 2;
+      // After `, ` an item is required; a container is handled by the branch above.
+      expectItem = true;
     }
   }
 }
