@@ -119,7 +119,7 @@ function memberCount(value: unknown): number {
  * `-0`), and the literals. Floats stop a run; they are checked one by one.
  */
 const DUMPS_TOKENS =
-  /(?:"(?:[^"\\\x00-\x1f]|\\["\\nrtbf]|\\u(?:00(?:0[0-7bef]|1[0-9a-f]|7f|[89a-f][0-9a-f])|0[1-9a-f][0-9a-f]{2}|[1-9a-f][0-9a-f]{3}))*"|[[\]{}]|, |: |(?:0|-?[1-9][0-9]*)(?![.eE0-9])|true|false|null)*/y;
+  /(?:"[^"\\\x00-\x1f]*(?:\\(?:["\\nrtbf]|u(?:00(?:0[0-7bef]|1[0-9a-f]|7f|[89a-f][0-9a-f])|0[1-9a-f][0-9a-f]{2}|[1-9a-f][0-9a-f]{3}))[^"\\\x00-\x1f]*)*"|[[\]{}]|, |: |(?:0|-?[1-9][0-9]*)(?![.eE0-9])|true|false|null)*/y;
 const NUMBER_TOKEN = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 
 /** Whether every token of the (valid) JSON `text` is written as `json.dumps` writes it. */
@@ -138,13 +138,17 @@ function hasDumpsTokens(text: string): boolean {
   }
 }
 
-/** A key's closing quote (one not escaped: an even run of backslashes before it) and its `: `. */
-const KEY_END = /(?<!\\)(?:\\\\)*": /g;
-
+/**
+ * The keys of the (dumps-spelled) JSON `text`: each `": ` whose quote closes a string, that is, is
+ * not escaped (an even run of backslashes before it). Inside a string `": ` only follows an escaped quote.
+ */
 function keyCount(text: string): number {
   let count = 0;
-  KEY_END.lastIndex = 0;
-  while (KEY_END.test(text)) count++;
+  for (let i = text.indexOf('": '); i !== -1; i = text.indexOf('": ', i + 3)) {
+    let backslashes = 0;
+    while (text.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) count++;
+  }
   return count;
 }
 

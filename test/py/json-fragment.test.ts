@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { filesUnder } from '../../src/util/files-under.js';
 import { JsonDecodeError, JsonReader, jsonDumps, parseJsonLossless } from '../../src/py/json.js';
-import { dumpsContainerEnd } from '../../src/py/dumps-shaped.js';
+import { dumpsContainerEnd, unicodeDumpsText } from '../../src/py/dumps-shaped.js';
 import { JsonFragment, canonicalJsonAt } from '../../src/py/json-fragment.js';
 import { pyRepr } from '../../src/py/repr.js';
 import { pyDict } from '../../src/py/value.js';
@@ -289,6 +289,10 @@ describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('canonical
           const unicode = jsonDumps(log as never, { ensureAscii: false });
           for (const spelling of [unicode, jsonDumps(log as never)]) {
             if (fragmentOf(spelling).jsonText(false) !== unicode) mismatches.push(`fast path ${file}: ${text.slice(0, 60)}`);
+            // Real logs are json.dumps output: the fast path must vouch for them, not fall back.
+            if (dumpsContainerEnd(spelling, 0) !== spelling.length || unicodeDumpsText(spelling) !== unicode) {
+              mismatches.push(`fell back ${file}: ${text.slice(0, 60)}`);
+            }
           }
           fastPathLines++;
         }
