@@ -92,7 +92,7 @@ function printInstructionCount(): void {
   // Two untimed runs fill the cache folder (parsed dataset files, then compiled code for these flags).
   for (let run = 0; run < 2; run++) spawnSync(node[0]!, node.slice(1), { env });
   const counted = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...node], { env, encoding: 'utf8' });
-  rmSync(args[args.indexOf('--score-dir') + 1]!, { recursive: true, force: true });
+  removeScoreDir(args);
   const collected = /Collected : (\d+)/.exec(counted.stderr ?? '')?.[1];
   if (counted.status !== 0 || collected === undefined) throw new Error(`valgrind run failed (${counted.status}): ${counted.stderr}`);
   console.log(
@@ -259,6 +259,11 @@ function prepareOracleResults(): void {
   generateOracleResults(dataDir!, join(oracleRunDir(), 'result'));
 }
 
+/** Remove the score folder named in `bfcl` arguments made by `evaluateCliArgs`. */
+function removeScoreDir(args: readonly string[]): void {
+  rmSync(args[args.indexOf('--score-dir') + 1]!, { recursive: true, force: true });
+}
+
 /** The RSS probe module (`node --import`) that reports a measured CLI process's peak RSS. */
 const RSS_PROBE = new URL('./rss-probe.js', import.meta.url).href;
 
@@ -272,8 +277,7 @@ function runCliChild(args: string[], datasetCache: 'off' | 'warm'): ScenarioResu
   const started = performance.now();
   const run = spawnSync(process.execPath, ['--import', RSS_PROBE, BUNDLED_CLI, ...args], { encoding: 'utf8', env });
   const wallMs = performance.now() - started;
-  const scoreDir = args[args.indexOf('--score-dir') + 1]!;
-  rmSync(scoreDir, { recursive: true, force: true });
+  removeScoreDir(args);
   if (run.status !== 0) throw new Error(`bfcl ${args[0]} failed (${run.status}): ${run.stderr}`);
   const entries = [...run.stderr.matchAll(/\((\d+)\/(\d+)\)/g)].reduce((n, m) => n + Number(m[2]), 0);
   const rssMb = Number(readFileSync(rssFile, 'utf8')) / 1024;

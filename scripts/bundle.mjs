@@ -8,11 +8,12 @@
 //                        running them on the package's own data with this node: a first run
 //                        starts compiled too
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+
+import { contentStamp } from '../dist/src/util/code-cache.js';
 
 rmSync('dist/bin', { recursive: true, force: true });
 
@@ -37,12 +38,8 @@ await build({
   outdir: 'dist/bin',
   outExtension: { '.js': '.cjs' },
 });
-// The launcher keys the code cache by the program's content (as code-cache.ts's contentStamp).
-const stampOf = (...files) => {
-  const hash = createHash('sha256');
-  for (const file of files) hash.update(readFileSync(file));
-  return hash.digest('hex').slice(0, 16);
-};
+// The launcher keys the code cache by the program's content (tsc has built code-cache.js already).
+const stampOf = (...files) => contentStamp(Buffer.concat(files.map((file) => readFileSync(file))));
 const programStamp = stampOf('dist/bin/bfcl-main.cjs');
 // The parse cache keys stored values by the code that parsed them (parsed-file-cache.ts's runningCodeStamp):
 // by content, since an installed package's files may all have one modification time.

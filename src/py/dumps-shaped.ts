@@ -6,7 +6,7 @@
  * the exact path (src/py/json-fragment.ts).
  */
 
-import { floatText } from './json.js';
+import { floatText, numberTokenEnd } from './json.js';
 
 /**
  * `regex.test(text)` from `from` (a sticky regex): the end of its match, or undefined when it does
@@ -120,7 +120,6 @@ function memberCount(value: unknown): number {
  */
 const DUMPS_TOKENS =
   /(?:"[^"\\\x00-\x1f]*(?:\\(?:["\\nrtbf]|u(?:00(?:0[0-7bef]|1[0-9a-f]|7f|[89a-f][0-9a-f])|0[1-9a-f][0-9a-f]{2}|[1-9a-f][0-9a-f]{3}))[^"\\\x00-\x1f]*)*"|[[\]{}]|, |: |(?:0|-?[1-9][0-9]*)(?![.eE0-9])|true|false|null)*/y;
-const NUMBER_TOKEN = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 
 /** Whether every token of the (valid) JSON `text` is written as `json.dumps` writes it. */
 function hasDumpsTokens(text: string): boolean {
@@ -130,11 +129,11 @@ function hasDumpsTokens(text: string): boolean {
     if (runEnd === undefined) return false;
     i = runEnd;
     if (i === text.length) return true;
-    NUMBER_TOKEN.lastIndex = i;
-    if (!NUMBER_TOKEN.test(text)) return false;
-    const token = text.slice(i, NUMBER_TOKEN.lastIndex);
+    const numberEnd = numberTokenEnd(text, i);
+    if (numberEnd === -1) return false;
+    const token = text.slice(i, numberEnd);
     if (floatText(Number(token)) !== token) return false; // `-0`, `1.50`, `1E5`...: not repr's spelling
-    i = NUMBER_TOKEN.lastIndex;
+    i = numberEnd;
   }
 }
 
