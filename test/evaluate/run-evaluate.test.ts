@@ -14,6 +14,7 @@ import { jsonDumps, parseJsonLossless } from '../../src/py/json.js';
 import { pyRepr } from '../../src/py/repr.js';
 import type { PyDict, PyValue } from '../../src/py/value.js';
 import { getDirectoryStructureByCategory, getFileNameByCategory, type Category } from '../../src/spec/categories.js';
+import { seededRandom } from '../helpers/random.js';
 
 const dataset = new BfclDataset(packageDataDir());
 const PROMPTING = { decoderMode: 'prompting', underscoreToDot: false } as const;
@@ -173,11 +174,7 @@ describe('runEvaluation', () => {
   });
 
   it('survives randomly corrupted result files: every entry gets a verdict, untouched entries still pass', () => {
-    let state = 20261122;
-    const next = (n: number): number => {
-      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-      return (state >>> 8) % n;
-    };
+    const next = seededRandom(20261122);
     const weird = [
       'null', '-1.5e308', 'NaN', '[]', '{}', '[{"a": 1}]', '"' + '['.repeat(5000) + '"', '[' .repeat(2000) + ']'.repeat(2000),
       '"' + 'f('.repeat(3000) + '"', '"[f(a=1e999, b=0x1g)]"', '"\\ud800"', '"' + 'x'.repeat(200_000) + '"', '"[f(a=' + '{'.repeat(3000) + ')]"',

@@ -4,6 +4,7 @@ import { pyRound } from '../../src/py/builtins.js';
 import { floatToRatio, intTrueDivide } from '../../src/py/numbers.js';
 import { floatRepr } from '../../src/py/repr.js';
 import { PyException } from '../../src/py/value.js';
+import { seededRandom } from '../helpers/random.js';
 import {
   exactRatio,
   floatSqrtOfFraction,
@@ -84,11 +85,8 @@ describe('numpyRound', () => {
 describe('exact arithmetic helpers', () => {
   test('exactRatio agrees with the bit-level mantissa and exponent, in lowest terms, over many doubles', () => {
     const view = new DataView(new ArrayBuffer(8));
-    let seed = 12345;
-    const random = (): number => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const next = seededRandom(12345);
+    const random = (): number => next(2 ** 31) / 2 ** 31;
     const samples = [0, -0, 5e-324, -5e-324, 2.2250738585072014e-308, Number.MAX_VALUE, 1 / 3, 0.1, 1e-7, 123.456, 2 ** 53 + 2];
     for (let i = 0; i < 2000; i++) {
       view.setUint32(0, Math.floor(random() * 2 ** 32));
@@ -117,11 +115,7 @@ describe('exact arithmetic helpers', () => {
   });
 
   test('mean, variance and stdev equal an independent exact computation over random mixed lists', () => {
-    let seed = 4242;
-    const next = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+    const next = seededRandom(4242);
     const randomValue = (): PyNumber => {
       switch (next(5)) {
         case 0:
@@ -131,8 +125,9 @@ describe('exact arithmetic helpers', () => {
         case 2:
           return next(1000) * 5e-324;
         default:
-          // Any significand, exponents from the subnormals up to 2**500 (a larger variance overflows a float in CPython too).
-          return (next(2 ** 31) * 2 ** 22 + next(2 ** 22)) * 2 ** (next(1600) - 1100) * (next(2) === 0 ? 1 : -1);
+          // Any 53-bit significand, from the subnormals up to about 2**452: the squares stay below the
+          // largest double (a larger variance overflows a float in CPython too).
+          return (next(2 ** 31) * 2 ** 22 + next(2 ** 22)) * 2 ** (next(1500) - 1100) * (next(2) === 0 ? 1 : -1);
       }
     };
     // Every double times 2**1074 is an integer: exact sums without fractions.
