@@ -5,7 +5,7 @@
  * made only when asked for (`jsonText`), and values only if something looks inside (`value`).
  */
 
-import { dumpsContainerEnd, unicodeDumpsText } from './dumps-shaped.js';
+import { dumpsShapedContainer, unicodeTextOfDumpsTokens } from './dumps-shaped.js';
 import { JsonReader, canonicalFloatEnd, decodeEscapes, floatText, isIntegerToken, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
 import { pyRepr } from './repr.js';
 import { PyObject, pyEquals, pyTypeName, type PyValue } from './value.js';
@@ -21,6 +21,8 @@ export class JsonFragment extends PyObject {
   private constructor(
     readonly raw: string,
     private unicodeText: string | undefined,
+    /** Whether every token of `raw` is in `json.dumps`'s spelling (checked as it was read). */
+    private readonly dumpsTokens = false,
   ) {
     super();
   }
@@ -30,10 +32,10 @@ export class JsonFragment extends PyObject {
     const start = reader.i;
     const text = reader.text;
     // Fast path: an array or object written with json.dumps's separators, checked by regexes.
-    const end = dumpsContainerEnd(text, start);
-    if (end !== -1) {
-      reader.i = end;
-      return new JsonFragment(text.slice(start, end), undefined);
+    const container = dumpsShapedContainer(text, start);
+    if (container !== undefined) {
+      reader.i = container.end;
+      return new JsonFragment(text.slice(start, container.end), undefined, container.dumpsTokens);
     }
     const unicodeText = canonicalJsonAt(reader, false);
     return new JsonFragment(text.slice(start, reader.i), unicodeText);
@@ -67,7 +69,7 @@ export class JsonFragment extends PyObject {
 
   override jsonText(ensureAscii: boolean): string {
     if (!ensureAscii) {
-      this.unicodeText ??= unicodeDumpsText(this.raw) ?? canonicalJsonAt(new JsonReader(this.raw), false);
+      this.unicodeText ??= (this.dumpsTokens ? unicodeTextOfDumpsTokens(this.raw) : undefined) ?? canonicalJsonAt(new JsonReader(this.raw), false);
       return this.unicodeText;
     }
     this.asciiText ??= canonicalJsonAt(new JsonReader(this.raw), true);

@@ -3,8 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { filesUnder } from '../../src/util/files-under.js';
-import { JsonDecodeError, JsonReader, jsonDumps, parseJsonLossless } from '../../src/py/json.js';
-import { dumpsContainerEnd, unicodeDumpsText } from '../../src/py/dumps-shaped.js';
+import { JsonDecodeError, JsonReader, floatText, jsonDumps, parseJsonLossless } from '../../src/py/json.js';
+import { dumpsShapedContainer, unicodeTextOfDumpsTokens } from '../../src/py/dumps-shaped.js';
 import { JsonFragment, canonicalJsonAt } from '../../src/py/json-fragment.js';
 import { pyRepr } from '../../src/py/repr.js';
 import { pyDict } from '../../src/py/value.js';
@@ -183,17 +183,66 @@ function randomJsonText(next: (n: number) => number, depth: number, dumpsSeparat
   return '{' + items.join(dumpsSeparators || next(2) === 0 ? ', ' : ',') + '}';
 }
 
-describe('dumpsContainerEnd, the validity check of the fast path', () => {
-  it('accepts every container written with json.dumps separators, up to its end', () => {
+describe('dumpsShapedContainer, the validity and spelling check of the fast path', () => {
+  it('accepts every container written with json.dumps separators, up to its end; text it calls dumps-spelled is its own dumps form', () => {
     const next = seededRandom(7);
     let containers = 0;
+    let dumpsSpelled = 0;
     for (let i = 0; i < 3000; i++) {
       const text = randomJsonText(next, 0, true);
       if (!text.startsWith('[') && !text.startsWith('{')) continue;
       containers++;
-      expect(dumpsContainerEnd(text + ', "n": 2}', 0), text).toBe(text.length);
+      const container = dumpsShapedContainer(text + ', "n": 2}', 0);
+      expect(container?.end, text).toBe(text.length);
+      if (container?.dumpsTokens !== true) continue;
+      dumpsSpelled++;
+      const unicode = unicodeTextOfDumpsTokens(text);
+      if (unicode !== undefined) expect(unicode, text).toBe(viaValues(text, false));
     }
     expect(containers).toBeGreaterThan(1000);
+    expect(dumpsSpelled).toBeGreaterThan(300);
+  });
+
+  const SPELLINGS: [string, boolean][] = [
+    ['[1.5, 150.0, 0.0001, -0.0, 0.0, 12345678901234567890, 0, -7]', true],
+    ['[0.7847423553466797, 1e-05, 1e+16, 1.7976931348623157e+308, 5e-324, 123456789012345.6]', true],
+    ['["caf\\u00e9", "café", "\\u007f", "\\u0001", "\\n\\t\\"\\\\", "\\ud83d\\ude00"]', true],
+    ['{"a": {"b": [1.25, "x"]}, "c": 2.5e-05}', true],
+    ['[1.50]', false],
+    ['[1.0e5]', false],
+    ['[1E-7]', false],
+    ['[0.00001]', false],
+    ['[10000000000000000.0]', false],
+    ['[-0]', false],
+    ['[1e400]', false],
+    ['["\\/"]', false],
+    ['["caf\\u00E9"]', false],
+    ['["\\u0041"]', false],
+    ['["\\u000a"]', false],
+    ['{"\\/": 1}', false],
+    ['{"k": 1.10, "j": [2]}', false],
+  ];
+  for (const [text, dumpsTokens] of SPELLINGS) {
+    it(`${text} is ${dumpsTokens ? '' : 'not '}all in json.dumps spelling`, () => {
+      expect(dumpsShapedContainer(text, 0)).toEqual({ end: text.length, dumpsTokens });
+      expect(fragmentOf(text).jsonText(false)).toBe(viaValues(text, false));
+    });
+  }
+
+  it("calls a float dumps-spelled exactly when it is repr's spelling (20000 random float spellings)", () => {
+    const next = seededRandom(3);
+    const digits = (n: number): string => Array.from({ length: n }, () => String(next(10))).join('');
+    let reprSpelled = 0;
+    for (let i = 0; i < 20000; i++) {
+      const int = next(4) === 0 ? '0' : String(1 + next(9)) + digits(next(17));
+      const fraction = next(3) === 0 ? '0' : '0'.repeat(next(3) === 0 ? next(7) : 0) + digits(1 + next(16));
+      const exponent = next(5) === 0 ? `e${['', '+', '-'][next(3)]}${1 + next(30)}` : '';
+      const token = `${next(2) === 0 ? '-' : ''}${int}.${fraction}${exponent}`;
+      const isRepr = floatText(Number(token)) === token;
+      if (isRepr) reprSpelled++;
+      expect(dumpsShapedContainer(`[${token}, 1]`, 0)?.dumpsTokens, token).toBe(isRepr);
+    }
+    expect(reprSpelled).toBeGreaterThan(3000);
   });
 
   it('never accepts text that is not valid JSON: 30000 mutated containers', () => {
@@ -211,8 +260,8 @@ describe('dumpsContainerEnd, the validity check of the fast path', () => {
         else if (op === 1) text = text.slice(0, at) + noise[next(noise.length)] + text.slice(at);
         else text = text.slice(0, at) + noise[next(noise.length)] + text.slice(at + 1);
       }
-      const end = dumpsContainerEnd(text, 0);
-      if (end === -1) {
+      const end = dumpsShapedContainer(text, 0)?.end;
+      if (end === undefined) {
         rejected++;
         continue;
       }
@@ -270,7 +319,8 @@ describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('canonical
           for (const spelling of [unicode, jsonDumps(log as never)]) {
             if (fragmentOf(spelling).jsonText(false) !== unicode) mismatches.push(`fast path ${file}: ${text.slice(0, 60)}`);
             // Real logs are json.dumps output: the fast path must vouch for them, not fall back.
-            if (dumpsContainerEnd(spelling, 0) !== spelling.length || unicodeDumpsText(spelling) !== unicode) {
+            const container = dumpsShapedContainer(spelling, 0);
+            if (container?.end !== spelling.length || !container.dumpsTokens || unicodeTextOfDumpsTokens(spelling) !== unicode) {
               mismatches.push(`fell back ${file}: ${text.slice(0, 60)}`);
             }
           }
