@@ -1,7 +1,6 @@
 /**
- * A fast path for JSON text that Python's `json.dumps` wrote, done with regular expressions (and,
- * for the text of a failed entry, the native JSON parser) instead of a character loop in
- * JavaScript. A result file's `inference_log` is most of its bytes; the loop (`canonicalJsonAt`)
+ * A fast path for JSON text that Python's `json.dumps` wrote, done with regular expressions and
+ * `indexOf` instead of a character loop in JavaScript. A result file's `inference_log` is most of its bytes; the loop (`canonicalJsonAt`)
  * ran cold, in V8's interpreter, for most of a run. Anything these checks do not vouch for goes to
  * the exact path (src/py/json-fragment.ts).
  */
@@ -50,6 +49,8 @@ const CLOSE_OBJECT = 0x7d;
 const COMMA = 0x2c;
 const SPACE = 0x20;
 const QUOTE = 0x22;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
 
 /** An array or object the fast path vouches for. */
 export interface DumpsShapedContainer {
@@ -135,39 +136,58 @@ export function dumpsShapedContainer(text: string, start: number): DumpsShapedCo
   }
 }
 
-/**
- * The number of object members in `JSON.parse` output. `JSON.parse` keeps one member per repeated
- * key, so fewer members than the text has keys means a repeated key.
- */
-function memberCount(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  let count = 0;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) count += memberCount(value[i]);
-    return count;
-  }
-  const record = value as Record<string, unknown>;
-  for (const key in record) count += 1 + memberCount(record[key]);
-  return count;
-}
-
 /** Whether a JSON number token is spelled as `json.dumps` writes its value (`-0`, `1.50`, `1E5`: no). */
 function isReprSpelling(token: string): boolean {
   return floatText(Number(token)) === token;
 }
 
+/** Past this many keys an object's keys are looked up in a set, not compared one by one. */
+const KEYS_IN_A_LIST = 16;
+
 /**
- * The keys of the (dumps-spelled) JSON `text`: each `": ` whose quote closes a string, that is, is
- * not escaped (an even run of backslashes before it). Inside a string `": ` only follows an escaped quote.
+ * Whether an object of the valid JSON `text` has a key twice (`json.loads` then keeps one member,
+ * so its text must be rebuilt). Walks from string to string with `indexOf`, building nothing but
+ * the keys: a string followed by `:` is a key of the innermost open object, and braces count only
+ * between strings.
  */
-function keyCount(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf('": '); i !== -1; i = text.indexOf('": ', i + 3)) {
-    let backslashes = 0;
-    while (text.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
-    if (backslashes % 2 === 0) count++;
+function hasRepeatedKey(text: string): boolean {
+  const outer: (string[] | Set<string>)[] = [];
+  let keys: string[] | Set<string> | undefined;
+  let pos = 0;
+  for (;;) {
+    const quote = text.indexOf('"', pos);
+    const between = quote === -1 ? text.length : quote;
+    for (let i = pos; i < between; i++) {
+      const c = text.charCodeAt(i);
+      if (c === OPEN_OBJECT) {
+        if (keys !== undefined) outer.push(keys);
+        keys = [];
+      } else if (c === CLOSE_OBJECT) {
+        keys = outer.pop();
+      }
+    }
+    if (quote === -1) return false;
+    // The closing quote: the first one not escaped (an even run of backslashes before it).
+    let close = text.indexOf('"', quote + 1);
+    for (;;) {
+      if (close === -1) return true; // not valid JSON after all: let the exact path judge it
+      let backslashes = 0;
+      while (text.charCodeAt(close - 1 - backslashes) === BACKSLASH) backslashes++;
+      if (backslashes % 2 === 0) break;
+      close = text.indexOf('"', close + 1);
+    }
+    pos = close + 1;
+    if (text.charCodeAt(pos) !== COLON || keys === undefined) continue;
+    const key = text.slice(quote, pos);
+    if (Array.isArray(keys)) {
+      if (keys.includes(key)) return true;
+      keys.push(key);
+      if (keys.length > KEYS_IN_A_LIST) keys = new Set(keys);
+    } else {
+      if (keys.has(key)) return true;
+      keys.add(key);
+    }
   }
-  return count;
 }
 
 /** An escape sequence; group 1 is the hex of a `\uXXXX` that `ensure_ascii=False` writes as the character. */
@@ -179,7 +199,7 @@ const ESCAPE = /\\(?:u(00(?:7f|[89a-f][0-9a-f])|0[1-9a-f][0-9a-f]{2}|[1-9a-f][0-
  * repeats. Only `\uXXXX` escapes of characters from DEL up need decoding.
  */
 export function unicodeTextOfDumpsTokens(text: string): string | undefined {
-  if (keyCount(text) !== memberCount(JSON.parse(text))) return undefined;
+  if (hasRepeatedKey(text)) return undefined;
   if (!text.includes('\\u')) return text;
   return text.replace(ESCAPE, (escape: string, hex: string | undefined) => (hex === undefined ? escape : String.fromCharCode(parseInt(hex, 16))));
 }

@@ -105,6 +105,12 @@ function fragmentOf(valueText: string): JsonFragment {
 }
 
 /** Valid containers, several of them not written as `json.dumps` writes them (those take the exact path). */
+/** An object of `count` keys `k0`, `k1`..., where the key at index `repeat[1]` is `repeat[0]` again. */
+function manyKeys(count: number, repeat: string[]): string {
+  const members = Array.from({ length: count }, (_, i) => `"${`k${i}` === repeat[1] ? repeat[0] : `k${i}`}": {"n": ${i}}`);
+  return `[{${members.join(', ')}}]`;
+}
+
 const FAST_PATH_CASES = [
   '{"a": 1, "a": 2}',
   '[{"k": {"x": 1, "y": {"x": 2, "x": 3}}}]',
@@ -116,6 +122,11 @@ const FAST_PATH_CASES = [
   '[1.5, 0.1, 1e-05, 1e+16, 1.0E5, 0.0001, 100.0, 1.10, -0.0, 0.7847423553466797, 12345678901234567890, 1e400]',
   '[-0, 0, -1, 10]',
   '{"__proto__": {"a": 1}, "constructor": 2}',
+  '[{"a": "}{\\"a\\": ", "b": "x\\\\"}, {"a": "{", "b": 1}, "a"]',
+  // Objects past the list size of the repeated-key check: a repeat early, late, and none.
+  manyKeys(40, ['k3', 'k30']),
+  manyKeys(40, ['k20', 'k35']),
+  manyKeys(40, []),
   '[ 1, 2 ]',
   '{"a":1}',
   '[]',
