@@ -513,23 +513,40 @@ export function decodeEscapes(text: string, start: number, end: number): string 
 }
 
 /**
- * Texts whose every token `JSON.parse` reads back exactly as Python's `json.loads` does. It does
- * not when the text has an integral float (`1.0`, `2e3`: Python keeps a float, JS an integer), a
- * digit run long enough to pass 2^53 (or, after a point, to round to a whole double:
- * `1.00000000000000001`), or an all-digit object key (JS objects list those first,
- * out of insertion order). The test is on the raw text, strings included: a false alarm (a
- * "version 2.0" in a description) only sends the text to the JS reader.
+ * Texts whose every token `JSON.parse` reads back exactly as Python's `json.loads` does, checked
+ * token by token with strings skipped whole: ints of at most 15 digits (below 2^53), floats that
+ * cannot be whole numbers (at most 9 integral digits, a non-zero digit among the first six of the
+ * fraction and not six nines: the value is then at least 1e-6 from a whole number, and its double
+ * too; `1.0` would come back from JS as an integer), no exponents, and no all-digit object key (JS
+ * objects list those first, out of insertion order). Anything else (`1.0`, `2e3`, `2**53 + 1`,
+ * `1.00000000000000001`, `{"0": 1}`, text that is not JSON) goes to the JS reader, as does a text
+ * the regex engine gives up on (a line of many megabytes).
  */
-const NATIVE_UNSAFE = /[0-9](?:\.0+(?![0-9])|[eE])|[0-9]{16}|"(?:0|[1-9][0-9]*)"\s*:/;
+const NATIVE_SAFE_NUMBER = String.raw`-?(?:(?:0|[1-9][0-9]{0,8})\.(?=0{0,5}[1-9])(?!9{6})[0-9]+(?![eE0-9])|(?:0|[1-9][0-9]{0,14})(?![.eE0-9]))`;
+const STRING_BUT_DIGIT_KEY = String.raw`(?!"(?:0|[1-9][0-9]*)"\s*:)"[^"\\]*(?:\\[^][^"\\]*)*"`;
+// Outside strings only JSON's punctuation, whitespace and literals: other text (a model's prose)
+// fails here at once instead of throwing in JSON.parse, which is slow.
+// `(?=(x+))\1` is an atomic `x+`: a plain `(?:x+|...)*` would retry every split of a run on failure.
+const NATIVE_SAFE = new RegExp(
+  String.raw`^(?:(?=([\s,:[\]{}]+))\1|true|false|null|${STRING_BUT_DIGIT_KEY}|${NATIVE_SAFE_NUMBER})*$`,
+);
+
+function isNativeSafe(text: string): boolean {
+  try {
+    return NATIVE_SAFE.test(text);
+  } catch {
+    return false; // the regex engine's backtracking stack overflowed
+  }
+}
 
 /**
  * `json.loads` through the native parser, with the parsed plain value: undefined when the text
- * is not one the native parser reads exactly (see `NATIVE_UNSAFE`) or is not valid JSON, so that
+ * is not one the native parser reads exactly (see `NATIVE_SAFE`) or is not valid JSON, so that
  * the JS reader reads it (and reports errors with CPython's messages). The native parser is about
  * 2.5 times faster on the dataset's lines.
  */
 export function parseJsonNatively(text: string): { value: PyValue; plain: unknown } | undefined {
-  if (NATIVE_UNSAFE.test(text)) return undefined;
+  if (!isNativeSafe(text)) return undefined;
   let plain: unknown;
   try {
     plain = JSON.parse(text);
@@ -570,11 +587,48 @@ export interface ParseJsonOptions {
  * `number`, objects `Map` (insertion ordered; a repeated key keeps its first position, last value).
  */
 export function parseJsonLossless(text: string, options: ParseJsonOptions = {}): PyValue {
-  if (options.deferred === undefined) {
-    const native = parseJsonNatively(text);
-    if (native !== undefined) return native.value;
+  const native = options.deferred === undefined ? parseJsonNatively(text)?.value : parseDeferredNatively(text, options.deferred);
+  return native ?? parseJsonWithReader(text, options);
+}
+
+/**
+ * The native path for an object with a deferred key (a result line and its `inference_log`): the
+ * members before the key and after its value are parsed natively, the value by the deferred
+ * reader. Undefined when any part is not for the native path (the JS reader then reads the whole
+ * text, and reports its errors). The key must be written as `json.dumps` writes a top-level key
+ * after another (`, "key": `): a nested one leaves the text before it an unclosed object.
+ */
+function isJsonWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+export function parseDeferredNatively(text: string, deferred: DeferredKeys): PyValue | undefined {
+  if (deferred.keys.size !== 1) return undefined;
+  const [key] = deferred.keys;
+  const marker = `, ${jsonString(key!)}: `;
+  const at = text.lastIndexOf(marker);
+  if (at === -1) return text.indexOf(jsonString(key!)) === -1 ? parseJsonNatively(text)?.value : undefined;
+  // Before `, ` and after `, ` there must be members (`{, "key": 1}` and `{"key": 1, }` are not JSON).
+  const head = parseJsonNatively(text.slice(0, at) + '}')?.value;
+  if (!(head instanceof Map) || head.size === 0) return undefined;
+  const reader = new JsonReader(text);
+  reader.i = at + marker.length;
+  let value: PyValue;
+  try {
+    value = deferred.read(reader);
+  } catch {
+    return undefined;
   }
-  return parseJsonWithReader(text, options);
+  let end = text.length;
+  while (end > reader.i && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
+  const rest = text.slice(reader.i, end);
+  let tail: PyValue | undefined = new Map();
+  if (rest !== '}') tail = rest.startsWith(', ') ? parseJsonNatively('{' + rest.slice(2))?.value : undefined;
+  if (!(tail instanceof Map) || (rest !== '}' && tail.size === 0)) return undefined;
+  // Map.set keeps a repeated key's first place and takes its last value, as json.loads does.
+  head.set(key!, value);
+  for (const [k, v] of tail) head.set(k, v);
+  return head;
 }
 
 /** `parseJsonLossless` by the JS reader alone (the native fast path skipped). */

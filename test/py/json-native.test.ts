@@ -8,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 
 import { filesUnder } from '../../src/util/files-under.js';
 
-import { parseJsonLossless, parseJsonNatively, parseJsonWithReader } from '../../src/py/json.js';
+import { parseDeferredNatively, parseJsonLossless, parseJsonNatively, parseJsonWithReader, type DeferredKeys } from '../../src/py/json.js';
+import { JsonFragment } from '../../src/py/json-fragment.js';
 import { pyRepr } from '../../src/py/repr.js';
+import { seededRandom } from '../helpers/random.js';
 
 /** `repr` tells int from float, and shows dict order. */
 const same = (text: string): void => {
@@ -23,6 +25,8 @@ describe('parseJsonNatively', () => {
     ['{"a": 1, "b": 2, "a": 3}', "{'a': 3, 'b': 2}"], // a repeated key keeps its first place and its last value
     ['{"__proto__": {"x": 1}}', "{'__proto__': {'x': 1}}"],
     ['{"k1": 1, "10a": 2}', "{'k1': 1, '10a': 2}"],
+    ['["\\u00e9", "version 2.0", "1e5", {"a": "0"}]', "['é', 'version 2.0', '1e5', {'a': '0'}]"], // strings are skipped whole
+    ['{"latency": [0.7847423553466797, 3.178370952606201, -0.5, 999999999.25]}', "{'latency': [0.7847423553466797, 3.178370952606201, -0.5, 999999999.25]}"],
   ])('reads %s natively, as json.loads does', (text, repr) => {
     const native = parseJsonNatively(text);
     expect(native).toBeDefined();
@@ -42,7 +46,10 @@ describe('parseJsonNatively', () => {
     ['[NaN, Infinity]', 'json.loads accepts these; JSON.parse does not'],
     ['[1, 2,]', 'invalid JSON: the JS reader gives the CPython message'],
     ['\ufeff[1]', 'a byte-order mark'],
-    ['["\\u00e9"]', 'a false alarm (0e in an escape) costs only speed'],
+    ['[0.999999]', 'six nines could be a whole number rounded up: a false alarm costs only speed'],
+    ['[0.0000001]', 'six zeros could be a whole number rounded down'],
+    ['[1234567890.5]', 'ten integral digits'],
+    ['[1234567890123456]', 'sixteen digits'],
   ])('leaves %s to the JS reader (%s)', (text) => {
     expect(parseJsonNatively(text)).toBeUndefined();
     let native: unknown;
@@ -58,6 +65,25 @@ describe('parseJsonNatively', () => {
       reader = (e as Error).message;
     }
     expect(native).toBe(reader);
+  });
+
+  it('reads every number it takes as the JS reader does (20000 random number spellings)', () => {
+    const next = seededRandom(53);
+    const digits = (n: number): string => Array.from({ length: n }, () => String(next(10))).join('');
+    let taken = 0;
+    for (let i = 0; i < 20000; i++) {
+      const int = next(3) === 0 ? '0' : String(1 + next(9)) + digits(next(18));
+      const runs = ['', '0'.repeat(next(8)), '9'.repeat(next(8))][next(3)]!;
+      const fraction = next(3) === 0 ? '' : '.' + runs + digits(next(4) === 0 ? 0 : next(19)) + (next(2) === 0 ? '' : String(next(10)));
+      const exponent = next(8) === 0 ? `e${next(5)}` : '';
+      const token = `${next(3) === 0 ? '-' : ''}${int}${fraction === '.' ? '.5' : fraction}${exponent}`;
+      const text = `[${token}, {"k": ${token}}]`;
+      const native = parseJsonNatively(text);
+      if (native === undefined) continue;
+      taken++;
+      expect(pyRepr(native.value), text).toBe(pyRepr(parseJsonWithReader(text)));
+    }
+    expect(taken).toBeGreaterThan(4000);
   });
 
   it('keeps a float 1.0 a float and 2^53 + 1 exact through parseJsonLossless', () => {
@@ -93,5 +119,70 @@ describe.skipIf(dataDir === undefined)('the native path on real files', () => {
     expect(mismatches).toEqual([]);
     expect(lines).toBeGreaterThan(10_000);
     expect(native / lines).toBeGreaterThan(0.5);
+  });
+});
+
+/** `repr` of each member, and the raw text of a deferred fragment. */
+function shapeOf(value: unknown): string {
+  if (!(value instanceof Map)) return pyRepr(value as never);
+  return JSON.stringify([...value].map(([k, v]) => [k, v instanceof JsonFragment ? `fragment ${v.raw}` : pyRepr(v as never)]));
+}
+
+function readWith(parse: () => unknown): string {
+  try {
+    return shapeOf(parse());
+  } catch (error) {
+    return `error ${(error as Error).message}`;
+  }
+}
+
+const LOG: DeferredKeys = { keys: new Set(['log']), read: (reader) => JsonFragment.read(reader) };
+
+describe('parseDeferredNatively (a result line around its inference log)', () => {
+  it.each([
+    ['{"id": "a", "result": [[1, 0.5]], "latency": [0.7847423553466797], "log": [{"role": "user"}], "n": 2}', true],
+    ['{"id": "a", "log": [1, 2]}', true],
+    ['{"id": "a", "log": [1, 2]} \r\n', true],
+    ['{"id": "a", "log": "text", "n": [3]}', true],
+    ['{"id": "a", "n": 1}', true],
+    ['{"id": "a", "log": [1], "id": "b", "log": [2]}', true], // repeated keys: first place, last value
+    ['{"id": "a", "log": [{"x": 1, "log": [2]}]}', false], // the last `, "log": ` is inside the log
+    ['{"id": "a", "r": {"q": 1, "log": [2]}, "log": [3]}', true],
+    ['{"id": "a", "r": {"q": 1, "log": [2]}}', false], // only a nested one: the text before it is an unclosed object
+    ['{"log": [1], "id": "a"}', false],
+    ['{"id": "a", "r": 1.0, "log": [1]}', false], // an integral float before the log
+    ['{"id": "a", "log": [1], "r": 2.0}', false],
+    ['{"id": "a", "log": [1]} x', false],
+    ['{"id": "a", "log": [1]]', false],
+    ['{"id": "a", "log": [1, }', false],
+    ['{"id": "a", , "log": [1]}', false],
+    ['{"id": "a", "log": [1], }', false],
+    ['{"id": "a", "log": [1],  }', false],
+    ['{, "log": [1]}', false],
+    ['{"id": "a", "log": [1],  "n": 1}', true],
+  ])('%s: the value and errors of the JS reader (native: %s)', (text, native) => {
+    expect(parseDeferredNatively(text, LOG) !== undefined).toBe(native);
+    expect(readWith(() => parseJsonLossless(text, { deferred: LOG }))).toBe(readWith(() => parseJsonWithReader(text, { deferred: LOG })));
+  });
+});
+
+describe.skipIf(dataDir === undefined)('parseDeferredNatively on real result lines', () => {
+  it("gives the JS reader's value for every line, and takes most lines natively", () => {
+    const inferenceLog: DeferredKeys = { keys: new Set(['inference_log']), read: (reader) => JsonFragment.read(reader) };
+    let lines = 0;
+    let native = 0;
+    const mismatches: string[] = [];
+    for (const file of jsonFiles(join(conformanceDir, 'real-run', 'result'))) {
+      for (const text of readFileSync(file, 'utf8').split('\n')) {
+        if (text.trim() === '') continue;
+        lines++;
+        if (parseDeferredNatively(text, inferenceLog) !== undefined) native++;
+        const fast = readWith(() => parseJsonLossless(text, { deferred: inferenceLog }));
+        if (fast !== readWith(() => parseJsonWithReader(text, { deferred: inferenceLog }))) mismatches.push(`${file}: ${text.slice(0, 80)}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(lines).toBeGreaterThan(4000);
+    expect(native / lines).toBeGreaterThan(0.9);
   });
 });
