@@ -1,8 +1,8 @@
 /**
  * A fast path for JSON text that Python's `json.dumps` wrote, done with regular expressions and
- * `indexOf` instead of a character loop in JavaScript. A result file's `inference_log` is most of its bytes; the loop (`canonicalJsonAt`)
- * ran cold, in V8's interpreter, for most of a run. Anything these checks do not vouch for goes to
- * the exact path (src/py/json-fragment.ts).
+ * `indexOf` instead of a character loop in JavaScript. A result file's `inference_log` is most of
+ * its bytes; the loop (`canonicalJsonAt`) ran cold, in V8's interpreter, for most of a run.
+ * Anything these checks do not vouch for goes to the exact path (src/py/json-fragment.ts).
  */
 
 import { floatText, numberTokenEnd } from './json.js';

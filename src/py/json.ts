@@ -523,12 +523,12 @@ export function decodeEscapes(text: string, start: number, end: number): string 
  * the regex engine gives up on (a line of many megabytes).
  */
 const NATIVE_SAFE_NUMBER = String.raw`-?(?:(?:0|[1-9][0-9]{0,8})\.(?=0{0,5}[1-9])(?!9{6})[0-9]+(?![eE0-9])|(?:0|[1-9][0-9]{0,14})(?![.eE0-9]))`;
-const STRING_BUT_DIGIT_KEY = String.raw`(?!"(?:0|[1-9][0-9]*)"\s*:)"[^"\\]*(?:\\[^][^"\\]*)*"`;
+const STRING_BUT_DIGIT_KEY = String.raw`(?!"(?:0|[1-9][0-9]*)"[ \t\n\r]*:)"[^"\\]*(?:\\[^][^"\\]*)*"`;
 // Outside strings only JSON's punctuation, whitespace and literals: other text (a model's prose)
 // fails here at once instead of throwing in JSON.parse, which is slow.
 // `(?=(x+))\1` is an atomic `x+`: a plain `(?:x+|...)*` would retry every split of a run on failure.
 const NATIVE_SAFE = new RegExp(
-  String.raw`^(?:(?=([\s,:[\]{}]+))\1|true|false|null|${STRING_BUT_DIGIT_KEY}|${NATIVE_SAFE_NUMBER})*$`,
+  String.raw`^(?:(?=([ \t\n\r,:[\]{}]+))\1|true|false|null|${STRING_BUT_DIGIT_KEY}|${NATIVE_SAFE_NUMBER})*$`,
 );
 
 function isNativeSafe(text: string): boolean {

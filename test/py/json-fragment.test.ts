@@ -8,7 +8,7 @@ import { dumpsShapedContainer, unicodeTextOfDumpsTokens } from '../../src/py/dum
 import { JsonFragment, canonicalJsonAt } from '../../src/py/json-fragment.js';
 import { pyRepr } from '../../src/py/repr.js';
 import { pyDict } from '../../src/py/value.js';
-import { seededRandom } from '../helpers/random.js';
+import { randomNumberToken, seededRandom } from '../helpers/random.js';
 
 /** What the fragment path must always equal: parse into Python values, then dump. */
 function viaValues(text: string, ensureAscii: boolean): string {
@@ -242,13 +242,9 @@ describe('dumpsShapedContainer, the validity and spelling check of the fast path
 
   it("calls a float dumps-spelled exactly when it is repr's spelling (20000 random float spellings)", () => {
     const next = seededRandom(3);
-    const digits = (n: number): string => Array.from({ length: n }, () => String(next(10))).join('');
     let reprSpelled = 0;
     for (let i = 0; i < 20000; i++) {
-      const int = next(4) === 0 ? '0' : String(1 + next(9)) + digits(next(17));
-      const fraction = next(3) === 0 ? '0' : '0'.repeat(next(3) === 0 ? next(7) : 0) + digits(1 + next(16));
-      const exponent = next(5) === 0 ? `e${['', '+', '-'][next(3)]}${1 + next(30)}` : '';
-      const token = `${next(2) === 0 ? '-' : ''}${int}.${fraction}${exponent}`;
+      const token = next(8) === 0 ? `${next(10)}.0` : randomNumberToken(next, { alwaysFraction: true });
       const isRepr = floatText(Number(token)) === token;
       if (isRepr) reprSpelled++;
       expect(dumpsShapedContainer(`[${token}, 1]`, 0)?.dumpsTokens, token).toBe(isRepr);

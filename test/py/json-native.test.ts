@@ -11,7 +11,7 @@ import { filesUnder } from '../../src/util/files-under.js';
 import { parseDeferredNatively, parseJsonLossless, parseJsonNatively, parseJsonWithReader, type DeferredKeys } from '../../src/py/json.js';
 import { JsonFragment } from '../../src/py/json-fragment.js';
 import { pyRepr } from '../../src/py/repr.js';
-import { seededRandom } from '../helpers/random.js';
+import { randomNumberToken, seededRandom } from '../helpers/random.js';
 
 /** `repr` tells int from float, and shows dict order. */
 const same = (text: string): void => {
@@ -69,14 +69,9 @@ describe('parseJsonNatively', () => {
 
   it('reads every number it takes as the JS reader does (20000 random number spellings)', () => {
     const next = seededRandom(53);
-    const digits = (n: number): string => Array.from({ length: n }, () => String(next(10))).join('');
     let taken = 0;
     for (let i = 0; i < 20000; i++) {
-      const int = next(3) === 0 ? '0' : String(1 + next(9)) + digits(next(18));
-      const runs = ['', '0'.repeat(next(8)), '9'.repeat(next(8))][next(3)]!;
-      const fraction = next(3) === 0 ? '' : '.' + runs + digits(next(4) === 0 ? 0 : next(19)) + (next(2) === 0 ? '' : String(next(10)));
-      const exponent = next(8) === 0 ? `e${next(5)}` : '';
-      const token = `${next(3) === 0 ? '-' : ''}${int}${fraction === '.' ? '.5' : fraction}${exponent}`;
+      const token = randomNumberToken(next);
       const text = `[${token}, {"k": ${token}}]`;
       const native = parseJsonNatively(text);
       if (native === undefined) continue;
