@@ -6,7 +6,7 @@
  */
 
 import { dumpsShapedContainer, unicodeTextOfDumpsTokens } from './dumps-shaped.js';
-import { JsonReader, canonicalFloatEnd, decodeEscapes, floatText, isIntegerToken, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
+import { JsonReader, canonicalFloatEnd, decodeEscapes, floatText, isIntegerToken, isJsonWhitespace, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
 import { pyRepr } from './repr.js';
 import { PyObject, pyEquals, pyTypeName, type PyValue } from './value.js';
 
@@ -101,10 +101,6 @@ export function canonicalJsonAt(reader: JsonReader, ensureAscii: boolean): strin
 /** What `ensure_ascii=True` escapes besides quotes, backslashes and controls: DEL and everything above. */
 const NON_ASCII = /[^\x00-\x7e]/;
 
-function isWhitespace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
 class CanonicalWriter {
   private out = '';
   /** Input from here to the cursor is already in canonical form and not yet copied to `out`. */
@@ -133,7 +129,7 @@ class CanonicalWriter {
   /** Whitespace that must be absent (inside brackets, before `,` `:` and closers). */
   private noWhitespace(): void {
     const reader = this.reader;
-    if (!isWhitespace(reader.text.charCodeAt(reader.i))) return;
+    if (!isJsonWhitespace(reader.text.charCodeAt(reader.i))) return;
     const p = reader.i;
     reader.skipWs();
     this.replace(p, reader.i, '');
@@ -144,7 +140,7 @@ class CanonicalWriter {
     const reader = this.reader;
     const text = reader.text;
     const p = reader.i;
-    if (text.charCodeAt(p) === 0x20 && !isWhitespace(text.charCodeAt(p + 1))) {
+    if (text.charCodeAt(p) === 0x20 && !isJsonWhitespace(text.charCodeAt(p + 1))) {
       reader.i = p + 1;
       return;
     }

@@ -223,6 +223,11 @@ const PLAIN_RUN = /[^"\\\x00-\x1f]*/y;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
+/** JSON's whitespace (and `json.loads`'s): space, line feed, carriage return, tab. */
+export function isJsonWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
 /**
  * A cursor over JSON text with CPython's acceptance rules and error messages; shared by
  * `parseJsonLossless` and the fragment re-encoder (src/py/json-fragment.ts).
@@ -238,11 +243,7 @@ export class JsonReader {
   skipWs(): void {
     const text = this.text;
     let i = this.i;
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else break;
-    }
+    while (isJsonWhitespace(text.charCodeAt(i))) i++;
     this.i = i;
   }
 
@@ -598,10 +599,6 @@ export function parseJsonLossless(text: string, options: ParseJsonOptions = {}):
  * text, and reports its errors). The key must be written as `json.dumps` writes a top-level key
  * after another (`, "key": `): a nested one leaves the text before it an unclosed object.
  */
-function isJsonWhitespace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
 export function parseDeferredNatively(text: string, deferred: DeferredKeys): PyValue | undefined {
   if (deferred.keys.size !== 1) return undefined;
   const [key] = deferred.keys;
