@@ -588,8 +588,14 @@ export interface ParseJsonOptions {
  * `number`, objects `Map` (insertion ordered; a repeated key keeps its first position, last value).
  */
 export function parseJsonLossless(text: string, options: ParseJsonOptions = {}): PyValue {
-  const native = options.deferred === undefined ? parseJsonNatively(text)?.value : parseDeferredNatively(text, options.deferred);
-  return native ?? parseJsonWithReader(text, options);
+  if (options.deferred === undefined) {
+    const native = parseJsonNatively(text);
+    if (native !== undefined) return native.value;
+  } else {
+    const native = parseDeferredNatively(text, options.deferred);
+    if (native !== undefined) return native;
+  }
+  return parseJsonWithReader(text, options);
 }
 
 /**
@@ -602,9 +608,10 @@ export function parseJsonLossless(text: string, options: ParseJsonOptions = {}):
 export function parseDeferredNatively(text: string, deferred: DeferredKeys): PyValue | undefined {
   if (deferred.keys.size !== 1) return undefined;
   const [key] = deferred.keys;
-  const marker = `, ${jsonString(key!)}: `;
+  const quotedKey = jsonString(key!);
+  const marker = `, ${quotedKey}: `;
   const at = text.lastIndexOf(marker);
-  if (at === -1) return text.indexOf(jsonString(key!)) === -1 ? parseJsonNatively(text)?.value : undefined;
+  if (at === -1) return text.indexOf(quotedKey) === -1 ? parseJsonNatively(text)?.value : undefined;
   // Before `, ` and after `, ` there must be members (`{, "key": 1}` and `{"key": 1, }` are not JSON).
   const head = parseJsonNatively(text.slice(0, at) + '}')?.value;
   if (!(head instanceof Map) || head.size === 0) return undefined;
