@@ -18,6 +18,20 @@ const same = (text: string): void => {
   expect(pyRepr(parseJsonLossless(text))).toBe(pyRepr(parseJsonWithReader(text)));
 };
 
+/** `repr` of each member, and the raw text of a deferred fragment. */
+function shapeOf(value: unknown): string {
+  if (!(value instanceof Map)) return pyRepr(value as never);
+  return JSON.stringify([...value].map(([k, v]) => [k, v instanceof JsonFragment ? `fragment ${v.raw}` : pyRepr(v as never)]));
+}
+
+function readWith(parse: () => unknown): string {
+  try {
+    return shapeOf(parse());
+  } catch (error) {
+    return `error ${(error as Error).message}`;
+  }
+}
+
 describe('parseJsonNatively', () => {
   it.each([
     ['{"a": 1, "b": [2, -3, 0.5], "c": null, "d": true, "e": "x\\u00c9\\n"}', "{'a': 1, 'b': [2, -3, 0.5], 'c': None, 'd': True, 'e': 'xÉ\\n'}"],
@@ -52,19 +66,7 @@ describe('parseJsonNatively', () => {
     ['[1234567890123456]', 'sixteen digits'],
   ])('leaves %s to the JS reader (%s)', (text) => {
     expect(parseJsonNatively(text)).toBeUndefined();
-    let native: unknown;
-    let reader: unknown;
-    try {
-      native = pyRepr(parseJsonLossless(text));
-    } catch (e) {
-      native = (e as Error).message;
-    }
-    try {
-      reader = pyRepr(parseJsonWithReader(text));
-    } catch (e) {
-      reader = (e as Error).message;
-    }
-    expect(native).toBe(reader);
+    expect(readWith(() => parseJsonLossless(text))).toBe(readWith(() => parseJsonWithReader(text)));
   });
 
   it('reads every number it takes as the JS reader does (20000 random number spellings)', () => {
@@ -116,20 +118,6 @@ describe.skipIf(dataDir === undefined)('the native path on real files', () => {
     expect(native / lines).toBeGreaterThan(0.5);
   });
 });
-
-/** `repr` of each member, and the raw text of a deferred fragment. */
-function shapeOf(value: unknown): string {
-  if (!(value instanceof Map)) return pyRepr(value as never);
-  return JSON.stringify([...value].map(([k, v]) => [k, v instanceof JsonFragment ? `fragment ${v.raw}` : pyRepr(v as never)]));
-}
-
-function readWith(parse: () => unknown): string {
-  try {
-    return shapeOf(parse());
-  } catch (error) {
-    return `error ${(error as Error).message}`;
-  }
-}
 
 const LOG: DeferredKeys = { keys: new Set(['log']), read: (reader) => JsonFragment.read(reader) };
 
