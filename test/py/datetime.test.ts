@@ -31,6 +31,34 @@ describe('strptime', () => {
     expect(raised(() => strptime(text, format))).toBe(expected);
   });
 
+  it('gives plain ASCII spellings the outcome of the patterns (which an Arabic-Indic digit forces)', () => {
+    /** The text with the year's last digit as the Arabic-Indic digit of the same value. */
+    const arabicIndic = (text: string): string => `${text.slice(0, 3)}${String.fromCharCode(0x660 + Number(text[3]))}${text.slice(4)}`;
+    const outcome = (text: string, format: StrptimeFormat): string => {
+      try {
+        return fields(text, format).join(' ');
+      } catch {
+        return raised(() => strptime(text, format)).replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x660));
+      }
+    };
+    const two = (n: number): string => String(n).padStart(2, '0');
+    let compared = 0;
+    for (const year of ['0000', '2023', '2024']) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) {
+          const date = `${year}-${two(month)}-${two(day)}`;
+          const times = day === 29 ? ['00:00:00', '23:59:59', '24:00:00', '12:60:00', '12:00:60', '12:00:61', '12:00:62', '7:00:00'] : ['10:20:30'];
+          const cases: [string, StrptimeFormat][] = [[date, '%Y-%m-%d'], ...times.map((time): [string, StrptimeFormat] => [`${date} ${time}`, '%Y-%m-%d %H:%M:%S'])];
+          for (const [text, format] of cases) {
+            expect(outcome(text, format), text).toBe(outcome(arabicIndic(text), format));
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(1500);
+  });
+
   it('counts days from 0001-01-01 as date.toordinal() - 1', () => {
     expect(daysSinceYearOne(1, 1, 1)).toBe(0);
     expect(daysSinceYearOne(2024, 9, 1)).toBe(739129); // date(2024, 9, 1).toordinal() == 739130
