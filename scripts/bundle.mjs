@@ -38,6 +38,13 @@ await build({
   outdir: 'dist/bin',
   outExtension: { '.js': '.cjs' },
 });
+// esbuild writes code in ASCII (escaping other characters), but keeps some comments of dependencies
+// as they are; an ASCII bundle is read without UTF-8 decoding (code-cache.ts), about 3 ms sooner.
+for (const file of ['dist/bin/bfcl-main.cjs', 'dist/bin/evaluate-worker.cjs']) {
+  const text = readFileSync(file, 'utf8');
+  const ascii = text.replace(/^([ \t]*\/\/.*)$/gm, (comment) => comment.replace(/[^\x00-\x7f]/g, '?'));
+  if (ascii !== text) writeFileSync(file, ascii);
+}
 // The launcher keys the code cache by the program's content (tsc has built code-cache.js already).
 const stampOf = (...files) => contentStamp(Buffer.concat(files.map((file) => readFileSync(file))));
 const programStamp = stampOf('dist/bin/bfcl-main.cjs');

@@ -8,10 +8,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 
 import { lazySimContext } from '../sim/simulated-api.js';
 import { getCategoryInfo } from '../spec/categories.js';
+import { lazyWorkerThreads } from '../util/lazy-builtins.js';
 import {
   planEvaluation,
   runEvaluationJob,
@@ -155,7 +155,7 @@ function withoutContent(job: EvaluationJob): WorkerJob {
  */
 function runLane(script: URL, task: LaneTask, onResult: (index: number, result: EvaluatedCategory) => void): Promise<void> {
   return new Promise((resolve) => {
-    const worker = new Worker(script, { workerData: task });
+    const worker = new (lazyWorkerThreads().Worker)(script, { workerData: task });
     worker.on('message', (message: LaneMessage) => {
       if ('result' in message) onResult(message.index, message.result);
     });

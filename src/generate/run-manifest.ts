@@ -9,13 +9,13 @@
  * name does not match the `BFCL_v4_*_result.json` pattern of result files).
  */
 
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 import { DATA_LAYOUT, packageVersion } from '../data/data-dir.js';
 import type { BfclDataset } from '../data/dataset.js';
 import { funcDocFileOf } from '../data/function-docs.js';
+import { sha256Hex } from '../util/lazy-builtins.js';
 import {
   type Category,
   MEMORY_SCENARIO_NAME,
@@ -150,7 +150,7 @@ function unique(files: readonly string[]): string[] {
 /** sha256 (hex) of a file, or null when it does not exist. */
 export function sha256OfFile(file: string): string | null {
   if (!existsSync(file)) return null;
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
+  return sha256Hex(readFileSync(file));
 }
 
 /** Hashes of `files` (relative to the dataset directory), keys sorted for stable output. */

@@ -11,13 +11,14 @@
  * a fresh cache at the end of the run: the cache can make a start slower, never different.
  */
 
-import { createHash } from 'node:crypto';
+import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 import { markBuildUsed, pruneOtherBuilds, readFileIfPresent, writeFileAtomically } from './cache-folders.js';
+import { fnv1a64Hex, sha256Hex } from './lazy-builtins.js';
 
 export interface BundleLoadOptions {
   /** Absolute path of the CommonJS bundle to run. */
@@ -65,7 +66,7 @@ type CommonJsWrapper = (exports: unknown, require: NodeJS.Require, module: { exp
 
 /** Compile and run the bundle as a CommonJS module, with the code cache when there is one. */
 export function loadBundle({ bundle, cacheDir, variant, stamp, shippedDir }: BundleLoadOptions): LoadedBundle {
-  const source = readFileSync(bundle, 'utf8');
+  const source = decodeSource(readFileSync(bundle));
   const place = cacheDir === undefined ? undefined : codeCachePlace(cacheDir, stamp ?? contentStamp(source), variant);
   const ownData = place === undefined ? undefined : readFileIfPresent(place.file);
   // The build made its caches without node options (see codeCacheFileName).
@@ -92,6 +93,11 @@ export function loadBundle({ bundle, cacheDir, variant, stamp, shippedDir }: Bun
   };
 }
 
+/** The bundle's text: an ASCII file (as the build makes it) needs no UTF-8 decoding. */
+function decodeSource(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 function cacheUse(hasFolder: boolean, ownFound: boolean, anyFound: boolean, rejected: boolean): CodeCacheUse {
   if (!anyFound) return hasFolder ? 'missing' : 'off';
   if (rejected) return 'rejected';
@@ -108,7 +114,7 @@ interface CodeCachePlace {
 
 /** The stamp of a bundle's content: the first 16 hex digits of its SHA-256. */
 export function contentStamp(source: string | Buffer): string {
-  return createHash('sha256').update(source).digest('hex').slice(0, 16);
+  return sha256Hex(source).slice(0, 16);
 }
 
 /** `<cache>/compiled-code/<bundle content stamp>/<variant and node stamp>.bin`. */
@@ -123,7 +129,7 @@ export function codeCachePlace(cacheDir: string, stamp: string, variant: string)
  * (`node --cpu-prof bfcl.cjs ...`) keeps a cache of its own; the build's caches are made without any.
  */
 export function codeCacheFileName(variant: string, execArgv: readonly string[]): string {
-  return `${contentStamp([variant, process.version, process.arch, process.versions.v8, ...execArgv].join('\0'))}.bin`;
+  return `${fnv1a64Hex([variant, process.version, process.arch, process.versions.v8, ...execArgv].join('\0'))}.bin`;
 }
 
 function storeCodeCache(place: CodeCachePlace, data: Buffer): void {

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,19 @@ describe('loadBundle', () => {
     // `where` is on line 53 of the file (1 "use strict" + 50 helpers + answer): stack traces point into the bundle.
     expect(api(loaded).where()).toContain(`${bundle}:53:`);
     loaded.saveCodeCache();
+  });
+
+  it('reads a bundle with non-ASCII text as UTF-8 (an ASCII one, as the build makes, skips the decoding)', () => {
+    const dir = tempDir();
+    const bundle = join(dir, 'bundle.cjs');
+    writeFileSync(bundle, '"use strict";\n// a comment — with a dash\nexports.text = "é😀";\n');
+    expect((loadBundle({ bundle, cacheDir: undefined, variant: 'test' }).exports as { text: string }).text).toBe('é😀');
+  });
+
+  it.skipIf(!existsSync('dist/bin/bfcl-main.cjs'))('the built program bundles are ASCII', () => {
+    for (const file of ['dist/bin/bfcl-main.cjs', 'dist/bin/evaluate-worker.cjs', 'dist/bin/bfcl.cjs']) {
+      expect(isAscii(readFileSync(file)), file).toBe(true);
+    }
   });
 
   it('stores the compiled code at the end of a run and uses it on the next run of the same variant', () => {
