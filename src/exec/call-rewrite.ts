@@ -10,7 +10,7 @@ const METHOD_NAME = /\b([a-zA-Z_]\w*)\s*(?=\()/g;
  * BFCL parity: multi_turn_utils._process_method_calls — the regex also rewrites inside string
  * literals and after a `.`, and drops the whitespace before `(`.
  */
-export function prefixMethodCalls(call: string, instanceByMethod: ReadonlyMap<string, string>): string {
+export function prefixMethodCalls(call: string, instanceByMethod: Pick<ReadonlyMap<string, string>, 'get'>): string {
   return call.replace(METHOD_NAME, (name: string, ident: string) => {
     const instance = instanceByMethod.get(ident);
     return instance === undefined ? ident : `${instance}.${ident}`;

@@ -42,6 +42,30 @@ interface ParsedCall {
   readonly stringsLoseSpaces: boolean;
 }
 
+/**
+ * Method name → index of the involved class that owns it (later classes win when two share a
+ * name, as in the reference's mapping), per list of involved classes: the lists repeat across
+ * entries, and building the map for each executor was a tenth of its set-up.
+ */
+const methodOwnersByClasses = new Map<string, ReadonlyMap<string, number>>();
+
+/** Method name → the reference instance name that owns it, for one entry's instances. */
+class MethodOwners {
+  constructor(
+    private readonly ownerIndex: ReadonlyMap<string, number>,
+    private readonly instanceNames: readonly string[],
+  ) {}
+
+  get(method: string): string | undefined {
+    const index = this.ownerIndex.get(method);
+    return index === undefined ? undefined : this.instanceNames[index];
+  }
+
+  has(method: string): boolean {
+    return this.ownerIndex.has(method);
+  }
+}
+
 const CALL_NAME_IN_TEXT = /\b([a-zA-Z_]\w*)\s*(?=\()/g;
 const PARSE_CACHE_LIMIT = 50_000;
 /** Ground-truth calls repeat across models and runs; parse each text once per process. */
@@ -94,7 +118,7 @@ export class EntryExecutor {
   private readonly instances = new Map<string, SimulatedApi>();
   /** Reference instance name → instance, and method name → reference instance name. */
   private readonly instanceByName = new Map<string, SimulatedApi>();
-  private readonly instanceNameByMethod = new Map<string, string>();
+  private instanceNameByMethod = new MethodOwners(new Map(), []);
 
   constructor(private readonly options: ExecutorOptions) {}
 
@@ -102,6 +126,10 @@ export class EntryExecutor {
   private ensureInstances(): void {
     if (this.instances.size > 0 || this.options.involvedClasses.length === 0) return;
     const { initialConfig, involvedClasses, longContext, context, modelName, entryId } = this.options;
+    const classesKey = involvedClasses.join('\0');
+    let ownerIndex = methodOwnersByClasses.get(classesKey);
+    const index = ownerIndex === undefined ? new Map<string, number>() : undefined;
+    const names: string[] = [];
     for (const className of involvedClasses) {
       const instance = createSimulatedInstance(className, context);
       if (!STATELESS_CLASSES.has(className)) {
@@ -112,9 +140,14 @@ export class EntryExecutor {
       const name = instanceName(modelName, entryId, className);
       this.instances.set(className, instance);
       this.instanceByName.set(name, instance);
-      // Later classes win when two share a method name, as in the reference's mapping.
-      for (const method of Object.keys(instance._signatures)) this.instanceNameByMethod.set(method, name);
+      if (index !== undefined) for (const method of Object.keys(instance._signatures)) index.set(method, names.length);
+      names.push(name);
     }
+    if (ownerIndex === undefined) {
+      ownerIndex = index!;
+      methodOwnersByClasses.set(classesKey, ownerIndex);
+    }
+    this.instanceNameByMethod = new MethodOwners(ownerIndex, names);
   }
 
   /** The live instances by class name (created if needed). */

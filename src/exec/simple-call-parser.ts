@@ -21,8 +21,10 @@ const KEYWORDS = new Set([
 const SIMPLE_ESCAPES: Record<string, string> = { '\\': '\\', "'": "'", '"': '"', n: '\n', t: '\t', r: '\r' };
 
 class Bail extends Error {}
+/** One shared signal: a new Error per bail would record a stack trace each time. */
+const BAIL = new Bail();
 const bail = (): never => {
-  throw new Bail();
+  throw BAIL;
 };
 
 /** Parse `text` if it is a plain call; `undefined` means "use the full parser". */
