@@ -2,7 +2,8 @@
 // compile it with V8's code cache (src/util/code-cache.ts):
 //   bfcl.cjs             the `bfcl` binary: the small launcher (src/cli/launcher.ts)
 //   bfcl-main.cjs        the program, which the launcher runs
-//   evaluate-worker.cjs  the worker thread of `bfcl evaluate --num-threads`
+//   evaluate-worker.cjs  the worker thread of `bfcl evaluate --num-threads`, and
+//   evaluate-worker-launcher.cjs  its entry, which runs it with V8's code cache
 //   build-stamp          a stamp of the two program bundles' content, for the parse cache's keys
 //   code-cache/          V8's code caches of `generate`, `evaluate`, `scores` and `show`, made by
 //                        running them on the package's own data with this node: a first run
@@ -45,19 +46,22 @@ for (const file of ['dist/bin/bfcl-main.cjs', 'dist/bin/evaluate-worker.cjs']) {
   const ascii = text.replace(/^([ \t]*\/\/.*)$/gm, (comment) => comment.replace(/[^\x00-\x7f]/g, '?'));
   if (ascii !== text) writeFileSync(file, ascii);
 }
-// The launcher keys the code cache by the program's content (tsc has built code-cache.js already).
+// One stamp of the two program bundles' content (tsc has built code-cache.js already) keys both
+// caches: the launchers keep the code caches of a build in one folder (code-cache.ts), and the
+// parse cache keys stored values by the code that parsed them (parsed-file-cache.ts's
+// runningCodeStamp), by content since an installed package's files may all have one modification time.
 const stampOf = (...files) => contentStamp(Buffer.concat(files.map((file) => readFileSync(file))));
-const programStamp = stampOf('dist/bin/bfcl-main.cjs');
-// The parse cache keys stored values by the code that parsed them (parsed-file-cache.ts's runningCodeStamp):
-// by content, since an installed package's files may all have one modification time.
-writeFileSync('dist/bin/build-stamp', `${stampOf('dist/bin/bfcl-main.cjs', 'dist/bin/evaluate-worker.cjs')}\n`);
-await build({
-  ...common,
-  entryPoints: { bfcl: 'dist/src/cli/launcher.js' },
-  outdir: 'dist/bin',
-  outExtension: { '.js': '.cjs' },
-  define: { ...common.define, __BFCL_PROGRAM_STAMP__: JSON.stringify(programStamp) },
-});
+const programStamp = stampOf('dist/bin/bfcl-main.cjs', 'dist/bin/evaluate-worker.cjs');
+writeFileSync('dist/bin/build-stamp', `${programStamp}\n`);
+for (const entryPoint of ['cli/launcher', 'evaluate/evaluate-worker-launcher']) {
+  await build({
+    ...common,
+    entryPoints: { [entryPoint === 'cli/launcher' ? 'bfcl' : 'evaluate-worker-launcher']: `dist/src/${entryPoint}.js` },
+    outdir: 'dist/bin',
+    outExtension: { '.js': '.cjs' },
+    define: { ...common.define, __BFCL_PROGRAM_STAMP__: JSON.stringify(programStamp) },
+  });
+}
 
 // The shipped code caches: the launcher stores a run's cache in its cache folder, from where it is
 // copied. A failure here only costs first runs their head start, so it is reported, not fatal.

@@ -48,9 +48,12 @@ export interface LaneTask {
 /** A worker's report on one job; a failed job is run again here, so that its error surfaces as it would single-threaded. */
 export type LaneMessage = { readonly index: number; readonly result: EvaluatedCategory } | { readonly index: number; readonly failed: true };
 
-/** The worker script beside this module (the bundle names it `.cjs`); undefined when not built (tests on sources). */
+/**
+ * The worker script beside this module: in the bundle, the launcher that runs the worker bundle
+ * with V8's code cache; undefined when not built (tests on sources).
+ */
 function workerScript(): URL | undefined {
-  const url = new URL(import.meta.url.endsWith('.cjs') ? './evaluate-worker.cjs' : './evaluate-worker.js', import.meta.url);
+  const url = new URL(import.meta.url.endsWith('.cjs') ? './evaluate-worker-launcher.cjs' : './evaluate-worker.js', import.meta.url);
   return existsSync(fileURLToPath(url)) ? url : undefined;
 }
 

@@ -149,4 +149,17 @@ describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('bfcl eval
     expect(texts.size).toBeGreaterThan(30);
     expect(texts).toEqual(folderTexts(join(cwd, 'one')));
   }, 120_000);
+
+  it("compiles the worker with V8's code cache: stored by the first run, used by the next", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'bfcl-threads-cache-'));
+    const args = ['evaluate', '--model', 'openai/gpt-oss-20b', '--result-dir', join(conformanceDir, 'real-run', 'result'), '--data-dir', resolve(dataDir!), '--num-threads', '2'];
+    const env = { BFCL_CACHE_DIR: join(cwd, 'cache'), BFCL_DEBUG_STARTUP: '1' };
+    const workerCache = (stderr: string): string[] => [...stderr.matchAll(/^bfcl: worker code cache: (\w+)$/gm)].map((m) => m[1]!);
+    const first = await runBuiltCli(args, cwd, env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(workerCache(first.stderr)).toEqual(['missing']);
+    const second = await runBuiltCli(args, cwd, env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(workerCache(second.stderr)).toEqual(['used']);
+  }, 120_000);
 });

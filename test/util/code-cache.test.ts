@@ -57,7 +57,7 @@ describe('loadBundle', () => {
   });
 
   it.skipIf(!existsSync('dist/bin/bfcl-main.cjs'))('the built program bundles are ASCII', () => {
-    for (const file of ['dist/bin/bfcl-main.cjs', 'dist/bin/evaluate-worker.cjs', 'dist/bin/bfcl.cjs']) {
+    for (const file of ['dist/bin/bfcl-main.cjs', 'dist/bin/evaluate-worker.cjs', 'dist/bin/bfcl.cjs', 'dist/bin/evaluate-worker-launcher.cjs']) {
       expect(isAscii(readFileSync(file)), file).toBe(true);
     }
   });
