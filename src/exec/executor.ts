@@ -47,7 +47,7 @@ interface ParsedCall {
  * name, as in the reference's mapping), per list of involved classes: the lists repeat across
  * entries, and building the map for each executor was a tenth of its set-up.
  */
-const methodOwnersByClasses = new Map<string, ReadonlyMap<string, number>>();
+const methodOwnersByClasses = new Map<string, Map<string, number>>();
 
 /** Method name → the reference instance name that owns it, for one entry's instances. */
 class MethodOwners {
@@ -127,8 +127,8 @@ export class EntryExecutor {
     if (this.instances.size > 0 || this.options.involvedClasses.length === 0) return;
     const { initialConfig, involvedClasses, longContext, context, modelName, entryId } = this.options;
     const classesKey = involvedClasses.join('\0');
-    let ownerIndex = methodOwnersByClasses.get(classesKey);
-    const index = ownerIndex === undefined ? new Map<string, number>() : undefined;
+    const known = methodOwnersByClasses.get(classesKey);
+    const ownerIndex = known ?? new Map<string, number>();
     const names: string[] = [];
     for (const className of involvedClasses) {
       const instance = createSimulatedInstance(className, context);
@@ -140,13 +140,10 @@ export class EntryExecutor {
       const name = instanceName(modelName, entryId, className);
       this.instances.set(className, instance);
       this.instanceByName.set(name, instance);
-      if (index !== undefined) for (const method of Object.keys(instance._signatures)) index.set(method, names.length);
+      if (known === undefined) for (const method of Object.keys(instance._signatures)) ownerIndex.set(method, names.length);
       names.push(name);
     }
-    if (ownerIndex === undefined) {
-      ownerIndex = index!;
-      methodOwnersByClasses.set(classesKey, ownerIndex);
-    }
+    if (known === undefined) methodOwnersByClasses.set(classesKey, ownerIndex);
     this.instanceNameByMethod = new MethodOwners(ownerIndex, names);
   }
 

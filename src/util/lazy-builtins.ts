@@ -40,14 +40,15 @@ export function fnv1a64Hex(text: string): string {
   let h0 = 0x2325, h1 = 0x8422, h2 = 0x9ce4, h3 = 0xcbf2;
   for (let i = 0; i < text.length; i++) {
     h0 ^= text.charCodeAt(i);
+    // Each limb times 0x1b3, plus the 2^40 part (the state shifted by 40 bits), then the carries.
     const t0 = h0 * 0x1b3;
-    const t1 = h1 * 0x1b3;
-    const t2 = h2 * 0x1b3 + (h0 << 8);
-    const t3 = h3 * 0x1b3 + (h1 << 8);
+    const t1 = h1 * 0x1b3 + (t0 >>> 16);
+    const t2 = h2 * 0x1b3 + (h0 << 8) + (t1 >>> 16);
+    const t3 = h3 * 0x1b3 + (h1 << 8) + (t2 >>> 16);
     h0 = t0 & 0xffff;
-    h1 = (t1 + (t0 >>> 16)) & 0xffff;
-    h2 = (t2 + ((t1 + (t0 >>> 16)) >>> 16)) & 0xffff;
-    h3 = (t3 + ((t2 + ((t1 + (t0 >>> 16)) >>> 16)) >>> 16)) & 0xffff;
+    h1 = t1 & 0xffff;
+    h2 = t2 & 0xffff;
+    h3 = t3 & 0xffff;
   }
   return [h3, h2, h1, h0].map((limb) => limb.toString(16).padStart(4, '0')).join('');
 }
