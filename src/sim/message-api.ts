@@ -45,6 +45,20 @@ function defaultInbox(): PyValue[] {
   ];
 }
 
+/** Python signatures of the public methods (one table for every instance). */
+const SIGNATURES: MethodSignatures = {
+  list_users: [],
+  get_user_id: [req('user')],
+  message_login: [req('user_id')],
+  message_get_login_status: [],
+  send_message: [req('receiver_id'), req('message')],
+  delete_message: [req('receiver_id')],
+  view_messages_sent: [],
+  add_contact: [req('user_name')],
+  search_messages: [req('keyword')],
+  get_message_stats: [],
+};
+
 export class MessageAPI extends SimulatedApi {
   readonly _className = 'MessageAPI';
 
@@ -58,18 +72,7 @@ export class MessageAPI extends SimulatedApi {
 
   private _random = new PyRandom(DEFAULT_RANDOM_SEED);
 
-  readonly _signatures: MethodSignatures = {
-    list_users: [],
-    get_user_id: [req('user')],
-    message_login: [req('user_id')],
-    message_get_login_status: [],
-    send_message: [req('receiver_id'), req('message')],
-    delete_message: [req('receiver_id')],
-    view_messages_sent: [],
-    add_contact: [req('user_name')],
-    search_messages: [req('keyword')],
-    get_message_stats: [],
-  };
+  readonly _signatures = SIGNATURES;
 
   _loadScenario(scenario: PyDict, _longContext: boolean): void {
     const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);

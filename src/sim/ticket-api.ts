@@ -18,6 +18,19 @@ const EDITABLE_FIELDS: readonly string[] = ['title', 'description', 'status', 'p
 
 const ticketNotFound = (ticketId: PyValue): PyDict => pyDict({ error: `Ticket with ID ${pyStr(ticketId)} not found.` });
 
+/** Python signatures of the public methods (one table for every instance). */
+const SIGNATURES: MethodSignatures = {
+  create_ticket: [req('title'), opt('description', ''), opt('priority', 1n)],
+  get_ticket: [req('ticket_id')],
+  close_ticket: [req('ticket_id')],
+  resolve_ticket: [req('ticket_id'), req('resolution')],
+  edit_ticket: [req('ticket_id'), req('updates')],
+  ticket_login: [req('username'), req('password')],
+  ticket_get_login_status: [],
+  logout: [],
+  get_user_tickets: [opt('status', null)],
+};
+
 export class TicketAPI extends SimulatedApi {
   readonly _className = 'TicketAPI';
 
@@ -28,17 +41,7 @@ export class TicketAPI extends SimulatedApi {
   ticket_counter: PyValue = 1n;
   current_user: PyValue = null;
 
-  readonly _signatures: MethodSignatures = {
-    create_ticket: [req('title'), opt('description', ''), opt('priority', 1n)],
-    get_ticket: [req('ticket_id')],
-    close_ticket: [req('ticket_id')],
-    resolve_ticket: [req('ticket_id'), req('resolution')],
-    edit_ticket: [req('ticket_id'), req('updates')],
-    ticket_login: [req('username'), req('password')],
-    ticket_get_login_status: [],
-    logout: [],
-    get_user_tickets: [opt('status', null)],
-  };
+  readonly _signatures = SIGNATURES;
 
   _loadScenario(scenario: PyDict, _longContext: boolean): void {
     this.ticket_queue = this._scenarioList(scenario, 'ticket_queue', () => []);

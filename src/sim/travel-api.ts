@@ -140,6 +140,54 @@ const USD_EXCHANGE_RATES: readonly (readonly [string, bigint | number])[] = [
 const CUSTOMER_SUPPORT_REPLY =
   'Thank you for contacting customer support. Your message has been received and we will get back to you shortly.';
 
+/** Python signatures of the public methods (one table for every instance). */
+const SIGNATURES: MethodSignatures = {
+  authenticate_travel: [
+    req('client_id'),
+    req('client_secret'),
+    req('refresh_token'),
+    req('grant_type'),
+    req('user_first_name'),
+    req('user_last_name'),
+  ],
+  travel_get_login_status: [],
+  get_budget_fiscal_year: [opt('lastModifiedAfter', null), opt('includeRemoved', null)],
+  register_credit_card: [
+    req('access_token'),
+    req('card_number'),
+    req('expiration_date'),
+    req('cardholder_name'),
+    req('card_verification_number'),
+  ],
+  get_flight_cost: [req('travel_from'), req('travel_to'), req('travel_date'), req('travel_class')],
+  get_credit_card_balance: [req('access_token'), req('card_id')],
+  book_flight: [
+    req('access_token'),
+    req('card_id'),
+    req('travel_date'),
+    req('travel_from'),
+    req('travel_to'),
+    req('travel_class'),
+  ],
+  retrieve_invoice: [req('access_token'), opt('booking_id', null), opt('insurance_id', null)],
+  get_booking_history: [req('access_token')],
+  list_all_airports: [],
+  cancel_booking: [req('access_token'), req('booking_id')],
+  compute_exchange_rate: [req('base_currency'), req('target_currency'), req('value')],
+  verify_traveler_information: [req('first_name'), req('last_name'), req('date_of_birth'), req('passport_number')],
+  set_budget_limit: [req('access_token'), req('budget_limit')],
+  get_nearest_airport_by_city: [req('location')],
+  purchase_insurance: [
+    req('access_token'),
+    req('insurance_type'),
+    req('booking_id'),
+    req('insurance_cost'),
+    req('card_id'),
+  ],
+  contact_customer_support: [req('booking_id'), req('message')],
+  get_all_credit_cards: [],
+};
+
 export class TravelAPI extends SimulatedApi {
   readonly _className = 'TravelAPI';
 
@@ -162,52 +210,7 @@ export class TravelAPI extends SimulatedApi {
   private _flightCostLookup = new Map<string, number>();
   private readonly _today: TodayClock;
 
-  readonly _signatures: MethodSignatures = {
-    authenticate_travel: [
-      req('client_id'),
-      req('client_secret'),
-      req('refresh_token'),
-      req('grant_type'),
-      req('user_first_name'),
-      req('user_last_name'),
-    ],
-    travel_get_login_status: [],
-    get_budget_fiscal_year: [opt('lastModifiedAfter', null), opt('includeRemoved', null)],
-    register_credit_card: [
-      req('access_token'),
-      req('card_number'),
-      req('expiration_date'),
-      req('cardholder_name'),
-      req('card_verification_number'),
-    ],
-    get_flight_cost: [req('travel_from'), req('travel_to'), req('travel_date'), req('travel_class')],
-    get_credit_card_balance: [req('access_token'), req('card_id')],
-    book_flight: [
-      req('access_token'),
-      req('card_id'),
-      req('travel_date'),
-      req('travel_from'),
-      req('travel_to'),
-      req('travel_class'),
-    ],
-    retrieve_invoice: [req('access_token'), opt('booking_id', null), opt('insurance_id', null)],
-    get_booking_history: [req('access_token')],
-    list_all_airports: [],
-    cancel_booking: [req('access_token'), req('booking_id')],
-    compute_exchange_rate: [req('base_currency'), req('target_currency'), req('value')],
-    verify_traveler_information: [req('first_name'), req('last_name'), req('date_of_birth'), req('passport_number')],
-    set_budget_limit: [req('access_token'), req('budget_limit')],
-    get_nearest_airport_by_city: [req('location')],
-    purchase_insurance: [
-      req('access_token'),
-      req('insurance_type'),
-      req('booking_id'),
-      req('insurance_cost'),
-      req('card_id'),
-    ],
-    contact_customer_support: [req('booking_id'), req('message')],
-    get_all_credit_cards: [],
-  };
+  readonly _signatures = SIGNATURES;
 
   /** `today` is only read by `verify_traveler_information` (age check); tests inject a fixed date. */
   constructor(ctx: SimContext, today: TodayClock = realToday) {

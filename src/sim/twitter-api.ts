@@ -39,6 +39,24 @@ const notAuthenticated = (verb: string): PyDict =>
   pyDict({ error: `User not authenticated. Please authenticate before ${verb}.` });
 const tweetNotFound = (tweetId: PyValue): PyDict => pyDict({ error: `Tweet with ID ${pyStr(tweetId)} not found.` });
 
+/** Python signatures of the public methods (one table for every instance). */
+const SIGNATURES: MethodSignatures = {
+  authenticate_twitter: [req('username'), req('password')],
+  posting_get_login_status: [],
+  post_tweet: [req('content'), opt('tags', POST_TWEET_DEFAULT_TAGS), opt('mentions', POST_TWEET_DEFAULT_MENTIONS)],
+  retweet: [req('tweet_id')],
+  comment: [req('tweet_id'), req('comment_content')],
+  mention: [req('tweet_id'), req('mentioned_usernames')],
+  follow_user: [req('username_to_follow')],
+  list_all_following: [],
+  unfollow_user: [req('username_to_unfollow')],
+  get_tweet: [req('tweet_id')],
+  get_user_tweets: [req('username')],
+  search_tweets: [req('keyword')],
+  get_tweet_comments: [req('tweet_id')],
+  get_user_stats: [req('username')],
+};
+
 export class TwitterAPI extends SimulatedApi {
   readonly _className = 'TwitterAPI';
 
@@ -56,22 +74,7 @@ export class TwitterAPI extends SimulatedApi {
   /** Next tweet id; may differ from the number of tweets. */
   tweet_counter: PyValue = 0n;
 
-  readonly _signatures: MethodSignatures = {
-    authenticate_twitter: [req('username'), req('password')],
-    posting_get_login_status: [],
-    post_tweet: [req('content'), opt('tags', POST_TWEET_DEFAULT_TAGS), opt('mentions', POST_TWEET_DEFAULT_MENTIONS)],
-    retweet: [req('tweet_id')],
-    comment: [req('tweet_id'), req('comment_content')],
-    mention: [req('tweet_id'), req('mentioned_usernames')],
-    follow_user: [req('username_to_follow')],
-    list_all_following: [],
-    unfollow_user: [req('username_to_unfollow')],
-    get_tweet: [req('tweet_id')],
-    get_user_tweets: [req('username')],
-    search_tweets: [req('keyword')],
-    get_tweet_comments: [req('tweet_id')],
-    get_user_stats: [req('username')],
-  };
+  readonly _signatures = SIGNATURES;
 
   _loadScenario(scenario: PyDict, _longContext: boolean): void {
     const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);

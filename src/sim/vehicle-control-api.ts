@@ -87,6 +87,32 @@ const NEAREST_TIRE_SHOP = '456 Oakwood Avenue, Rivermist, 83214';
  */
 const weatherByContext = new WeakMap<PyDict, PyDict>();
 
+/** Python signatures of the public methods (one table for every instance). */
+const SIGNATURES: MethodSignatures = {
+  startEngine: [req('ignitionMode')],
+  fillFuelTank: [req('fuelAmount')],
+  lockDoors: [req('unlock'), req('door')],
+  adjustClimateControl: [req('temperature'), opt('unit', 'celsius'), opt('fanSpeed', 50n), opt('mode', 'auto')],
+  get_outside_temperature_from_google: [],
+  get_outside_temperature_from_weather_com: [],
+  setHeadlights: [req('mode')],
+  displayCarStatus: [req('option')],
+  activateParkingBrake: [req('mode')],
+  pressBrakePedal: [req('pedalPosition')],
+  releaseBrakePedal: [],
+  setCruiseControl: [req('speed'), req('activate'), req('distanceToNextVehicle')],
+  get_current_speed: [],
+  display_log: [req('messages')],
+  estimate_drive_feasibility_by_mileage: [req('distance')],
+  liter_to_gallon: [req('liter')],
+  gallon_to_liter: [req('gallon')],
+  estimate_distance: [req('cityA'), req('cityB')],
+  get_zipcode_based_on_city: [req('city')],
+  set_navigation: [req('destination')],
+  check_tire_pressure: [],
+  find_nearest_tire_shop: [],
+};
+
 export class VehicleControlAPI extends SimulatedApi {
   readonly _className = 'VehicleControlAPI';
 
@@ -119,30 +145,7 @@ export class VehicleControlAPI extends SimulatedApi {
   private _brakePedalForce: PyValue = DEFAULTS.brakePedalForce;
   private _random = new PyRandom(DEFAULTS.randomSeed);
 
-  readonly _signatures: MethodSignatures = {
-    startEngine: [req('ignitionMode')],
-    fillFuelTank: [req('fuelAmount')],
-    lockDoors: [req('unlock'), req('door')],
-    adjustClimateControl: [req('temperature'), opt('unit', 'celsius'), opt('fanSpeed', 50n), opt('mode', 'auto')],
-    get_outside_temperature_from_google: [],
-    get_outside_temperature_from_weather_com: [],
-    setHeadlights: [req('mode')],
-    displayCarStatus: [req('option')],
-    activateParkingBrake: [req('mode')],
-    pressBrakePedal: [req('pedalPosition')],
-    releaseBrakePedal: [],
-    setCruiseControl: [req('speed'), req('activate'), req('distanceToNextVehicle')],
-    get_current_speed: [],
-    display_log: [req('messages')],
-    estimate_drive_feasibility_by_mileage: [req('distance')],
-    liter_to_gallon: [req('liter')],
-    gallon_to_liter: [req('gallon')],
-    estimate_distance: [req('cityA'), req('cityB')],
-    get_zipcode_based_on_city: [req('city')],
-    set_navigation: [req('destination')],
-    check_tire_pressure: [],
-    find_nearest_tire_shop: [],
-  };
+  readonly _signatures = SIGNATURES;
 
   _loadScenario(scenario: PyDict, longContext: boolean): void {
     const get = (key: string, fallback: PyValue): PyValue => dictGetOr(scenario, key, fallback);
