@@ -46,8 +46,12 @@ function hexEscape(code: number): string {
   return `\\U${code.toString(16).padStart(8, '0')}`;
 }
 
+/** Printable ASCII without `'` and `\`: most strings, whose repr is just the text in single quotes. */
+const PLAIN_ASCII = /^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/;
+
 /** Python `repr(s)` of a str: quote choice and escapes exactly as CPython. */
 export function strRepr(s: string): string {
+  if (PLAIN_ASCII.test(s)) return "'" + s + "'";
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   if (!NEEDS_ESCAPE.test(s) && !s.includes(quote)) return quote + s + quote;
   let out = quote;

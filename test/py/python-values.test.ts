@@ -46,6 +46,22 @@ describe('repr', () => {
     ['emoji\u{1F600}', "'emoji\u{1F600}'"], ['\\', "'\\\\'"], ['\x85', "'\\x85'"], ['\u200b', "'\\u200b'"],
   ])('str %j → %s', (s, expected) => expect(pyRepr(s)).toBe(expected));
 
+  it('repr of every ASCII character alone and between plain text, as CPython writes it', () => {
+    // CPython: \t \n \r and \\ by name, other controls and DEL as \xNN, a ' switches to "..." quotes.
+    const escaped = (ch: string): string => {
+      const named: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' };
+      const code = ch.charCodeAt(0);
+      return named[ch] ?? (code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, '0')}` : ch);
+    };
+    for (let code = 0; code < 0x80; code++) {
+      const ch = String.fromCharCode(code);
+      for (const text of [ch, `ab ${ch} cd`]) {
+        const expected = ch === "'" ? `"${text}"` : `'${[...text].map(escaped).join('')}'`;
+        expect(pyRepr(text), JSON.stringify(text)).toBe(expected);
+      }
+    }
+  });
+
   it('containers', () => {
     expect(pyRepr(new PyTuple([1n]))).toBe('(1,)');
     expect(pyRepr(new PyTuple([]))).toBe('()');
