@@ -1,7 +1,10 @@
 import { PyException } from './value.js';
 
 const N = 624;
-/** Initial MT state per seed (the state right after seeding). */
+/**
+ * MT state per seed, as the first output finds it: seeded, then twisted once (every generator
+ * twists before its first output, so the simulated APIs' many same-seed instances share both steps).
+ */
 const SEEDED_STATES = new Map<bigint, Uint32Array>();
 const M = 397;
 const MATRIX_A = 0x9908b0df;
@@ -23,10 +26,11 @@ export class PyRandom {
     const seeded = SEEDED_STATES.get(cacheKey);
     if (seeded !== undefined) {
       this.mt.set(seeded);
-      this.mti = N;
+      this.mti = 0;
       return;
     }
     this.seed(cacheKey);
+    this.twist();
     if (SEEDED_STATES.size < 64) SEEDED_STATES.set(cacheKey, this.mt.slice());
   }
 
@@ -80,23 +84,27 @@ export class PyRandom {
     mt[0] = 0x80000000;
   }
 
+  /** The next 624 words of state (the generation step of `genrand_uint32`). */
+  private twist(): void {
+    const mt = this.mt;
+    let kk = 0;
+    for (; kk < N - M; kk++) {
+      const y = (mt[kk]! & UPPER_MASK) | (mt[kk + 1]! & LOWER_MASK);
+      mt[kk] = mt[kk + M]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    }
+    for (; kk < N - 1; kk++) {
+      const y = (mt[kk]! & UPPER_MASK) | (mt[kk + 1]! & LOWER_MASK);
+      mt[kk] = mt[kk + (M - N)]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    }
+    const y = (mt[N - 1]! & UPPER_MASK) | (mt[0]! & LOWER_MASK);
+    mt[N - 1] = mt[M - 1]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    this.mti = 0;
+  }
+
   /** One 32-bit output of MT19937 (`genrand_uint32`). */
   private next32(): number {
+    if (this.mti >= N) this.twist();
     const mt = this.mt;
-    if (this.mti >= N) {
-      let kk = 0;
-      for (; kk < N - M; kk++) {
-        const y = (mt[kk]! & UPPER_MASK) | (mt[kk + 1]! & LOWER_MASK);
-        mt[kk] = mt[kk + M]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-      }
-      for (; kk < N - 1; kk++) {
-        const y = (mt[kk]! & UPPER_MASK) | (mt[kk + 1]! & LOWER_MASK);
-        mt[kk] = mt[kk + (M - N)]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-      }
-      const y = (mt[N - 1]! & UPPER_MASK) | (mt[0]! & LOWER_MASK);
-      mt[N - 1] = mt[M - 1]! ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
-      this.mti = 0;
-    }
     let y = mt[this.mti++]!;
     y ^= y >>> 11;
     y = (y ^ ((y << 7) & 0x9d2c5680)) >>> 0;

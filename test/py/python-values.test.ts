@@ -13,6 +13,12 @@ describe('PyRandom matches CPython random.Random', () => {
     const s = new PyRandom(200191);
     expect([s.randint(10000n, 99999n), s.randint(10000n, 99999n), s.randint(10000n, 99999n)]).toEqual([67410n, 41772n, 24547n]);
   });
+  it('keeps matching past the first and second twist, for a first and a later generator of a seed', () => {
+    for (const r of [new PyRandom(200191), new PyRandom(200191)]) {
+      const words = Array.from({ length: 1300 }, () => r.getrandbits(32));
+      expect([words[623], words[624], words[1299]]).toEqual([1978123611n, 1383305942n, 3784514169n]);
+    }
+  });
   it('randint sequences of the TradingBot and TravelAPI seeds', () => {
     const t = new PyRandom(1053520);
     expect([t.randint(0n, 86400n), t.randint(0n, 86400n), t.randint(0n, 86400n)]).toEqual([69015n, 6994n, 64788n]);
