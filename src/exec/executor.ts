@@ -96,6 +96,7 @@ function parseCall(text: string): ParsedCall {
     const strings: string[] = [];
     stringConstants(parsed.node, strings);
     for (const s of strings) {
+      if (!s.includes('(')) continue; // the pattern needs a `(`
       for (const m of s.matchAll(CALL_NAME_IN_TEXT)) {
         names.push(m[1]!);
         if (m[0] !== m[1]) stringsLoseSpaces = true;
