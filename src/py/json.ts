@@ -557,6 +557,23 @@ export function parseJsonNatively(text: string): { value: PyValue; plain: unknow
   return { value: fromNative(plain), plain };
 }
 
+const SHORT_TEXT = 200;
+const SHORT_TEXTS = 10_000;
+const NOT_NATIVE = Symbol('not native');
+/** Short texts' plain native values, or NOT_NATIVE for texts the JS reader must read. Only read, never handed out. */
+const shortTexts = new Map<string, unknown>();
+
+function plainOfShortText(text: string): unknown {
+  let plain = shortTexts.get(text);
+  if (plain === undefined && !shortTexts.has(text)) {
+    const native = parseJsonNatively(text);
+    plain = native === undefined ? NOT_NATIVE : native.plain;
+    if (shortTexts.size >= SHORT_TEXTS) shortTexts.clear();
+    shortTexts.set(text, plain);
+  }
+  return plain;
+}
+
 /** A `JSON.parse` value as a Python value: integral numbers are ints (the text had no integral floats). */
 function fromNative(v: unknown): PyValue {
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
@@ -581,6 +598,11 @@ export interface DeferredKeys {
 export interface ParseJsonOptions {
   /** When the text is an object: these keys' values are read by a custom reader (e.g. kept as fragments). */
   readonly deferred?: DeferredKeys;
+  /**
+   * Texts that repeat (a model's function-call arguments: `{}`, `{"a": true}`, about half of a
+   * run's): a short text's native parse is kept and reused; the Python value is built afresh.
+   */
+  readonly repeatedShortTexts?: boolean;
 }
 
 /**
@@ -588,7 +610,10 @@ export interface ParseJsonOptions {
  * `number`, objects `Map` (insertion ordered; a repeated key keeps its first position, last value).
  */
 export function parseJsonLossless(text: string, options: ParseJsonOptions = {}): PyValue {
-  if (options.deferred === undefined) {
+  if (options.repeatedShortTexts === true && text.length <= SHORT_TEXT) {
+    const plain = plainOfShortText(text);
+    if (plain !== NOT_NATIVE) return fromNative(plain);
+  } else if (options.deferred === undefined) {
     const native = parseJsonNatively(text);
     if (native !== undefined) return native.value;
   } else {

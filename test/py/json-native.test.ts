@@ -97,6 +97,20 @@ function jsonFiles(dir: string): string[] {
   return existsSync(dir) ? [...filesUnder(dir)].filter((file) => file.endsWith('.json')) : [];
 }
 
+describe('parseJsonLossless with repeatedShortTexts', () => {
+  it('reads a repeated text to a fresh value each time, as json.loads does, native or not', () => {
+    for (const text of ['{"a": true, "n": [1, 2.5]}', '{"a": 1.0}', '{"0": 1, "b": 2}', '{}']) {
+      const first = parseJsonLossless(text, { repeatedShortTexts: true });
+      (first as Map<string, unknown>).set('mutated', true);
+      const second = parseJsonLossless(text, { repeatedShortTexts: true });
+      expect(second).not.toBe(first);
+      expect(pyRepr(second)).toBe(pyRepr(parseJsonWithReader(text)));
+    }
+    expect(() => parseJsonLossless('{"a": }', { repeatedShortTexts: true })).toThrow();
+    expect(() => parseJsonLossless('{"a": }', { repeatedShortTexts: true })).toThrow();
+  });
+});
+
 describe.skipIf(dataDir === undefined)('the native path on real files', () => {
   it('gives the JS reader\'s value for every line it takes, and takes most lines', () => {
     const files = [...jsonFiles(resolve(dataDir!)), ...jsonFiles(join(conformanceDir, 'real-run', 'result'))];
