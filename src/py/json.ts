@@ -112,8 +112,9 @@ export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
 
   // One output string built left to right (V8 concatenation is cheap); no per-level joins.
   let out = '';
+  // Called only with an indent (the checks sit at the call sites: most dumps have none).
   const newline = (level: number): void => {
-    if (indent !== undefined) out += '\n' + ' '.repeat(indent * level);
+    out += '\n' + ' '.repeat(indent! * level);
   };
   const encode = (x: PyValue, level: number): void => {
     if (x === null) {
@@ -147,10 +148,10 @@ export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
       out += '[';
       for (let i = 0; i < list.length; i++) {
         if (i > 0) out += itemSep;
-        newline(level + 1);
+        if (indent !== undefined) newline(level + 1);
         encode(list[i]!, level + 1);
       }
-      newline(level);
+      if (indent !== undefined) newline(level);
       out += ']';
       return;
     }
@@ -164,14 +165,14 @@ export function jsonDumps(v: PyValue, opts: JsonDumpsOptions = {}): string {
       const item = (val: PyValue, k: PyKey): void => {
         if (!first) out += itemSep;
         first = false;
-        newline(level + 1);
+        if (indent !== undefined) newline(level + 1);
         out += typeof k === 'string' && k.length <= KEPT_KEY_LENGTH && keySep === ': ' ? keyText(k, ensureAscii) : jsonKey(k, ensureAscii) + keySep;
         encode(val, level + 1);
       };
       // forEach, not for-of: no [key, value] array per entry (most dumps run in cold code).
       if (sortKeys) for (const [k, val] of [...(x as PyDict)].sort(([a], [b]) => compareKeys(a, b))) item(val, k);
       else (x as PyDict).forEach(item);
-      newline(level);
+      if (indent !== undefined) newline(level);
       out += '}';
       return;
     }
