@@ -3,7 +3,8 @@
  * (multi_turn_utils.py `_process_method_calls` and the safety check in `execute_multi_turn_func_call`).
  */
 
-const METHOD_NAME = /\b([a-zA-Z_]\w*)\s*(?=\()/g;
+/** A name followed by `(`: what the reference's rewrite prefixes (group 1 is the name). */
+export const METHOD_NAME = /\b([a-zA-Z_]\w*)\s*(?=\()/g;
 
 /**
  * Prefix every known method name followed by `(` with its instance name.

@@ -4,7 +4,7 @@ import { PyException, PySet, PyTuple, pyTruthy, type PyDict, type PyKey, type Py
 import { createSimulatedInstance, STATELESS_CLASSES } from '../sim/registry.js';
 import type { SimContext, SimulatedApi } from '../sim/simulated-api.js';
 import { bindArguments } from './bind-arguments.js';
-import { forbiddenCallName, instanceName, prefixMethodCalls } from './call-rewrite.js';
+import { METHOD_NAME, forbiddenCallName, instanceName, prefixMethodCalls } from './call-rewrite.js';
 import type { CallNode, ExprNode } from './python-ast.js';
 import { ARITHMETIC_OPERATORS, UNARY_OPERATORS } from './decode/python-eval.js';
 import { parsePythonEval, type ParseResult } from './python-parser.js';
@@ -66,7 +66,6 @@ class MethodOwners {
   }
 }
 
-const CALL_NAME_IN_TEXT = /\b([a-zA-Z_]\w*)\s*(?=\()/g;
 const PARSE_CACHE_LIMIT = 50_000;
 /** Ground-truth calls repeat across models and runs; parse each text once per process. */
 const parseCache = new Map<string, ParsedCall>();
@@ -97,7 +96,7 @@ function parseCall(text: string): ParsedCall {
     stringConstants(parsed.node, strings);
     for (const s of strings) {
       if (!s.includes('(')) continue; // the pattern needs a `(`
-      for (const m of s.matchAll(CALL_NAME_IN_TEXT)) {
+      for (const m of s.matchAll(METHOD_NAME)) {
         names.push(m[1]!);
         if (m[0] !== m[1]) stringsLoseSpaces = true;
       }
