@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { cacheDirOf } from '../util/cache-folders.js';
-import { loadBundle } from '../util/code-cache.js';
+import { keepCodeCacheOfSuccessfulRun, loadBundle } from '../util/code-cache.js';
 import { isBatchCommand, tuneV8ForBatchWork } from '../util/v8-tuning.js';
 import { loadDotEnv } from './dotenv.js';
 
@@ -42,9 +42,5 @@ const program = loadBundle({
   stamp: typeof __BFCL_PROGRAM_STAMP__ === 'string' ? __BFCL_PROGRAM_STAMP__ : undefined,
   shippedDir: fileURLToPath(new URL('./code-cache/', import.meta.url)),
 });
-if (process.env['BFCL_DEBUG_STARTUP'] === '1') process.stderr.write(`bfcl: code cache: ${program.cache}\n`);
-// Only a run that did its work stores what it compiled: a usage error compiles next to nothing.
-process.once('exit', (code) => {
-  if (code === 0) program.saveCodeCache();
-});
+keepCodeCacheOfSuccessfulRun(program, 'code cache');
 void (program.exports as ProgramBundle).runBinary(argv);

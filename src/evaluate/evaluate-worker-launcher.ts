@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { workerData } from 'node:worker_threads';
 
-import { loadBundle } from '../util/code-cache.js';
+import { keepCodeCacheOfSuccessfulRun, loadBundle } from '../util/code-cache.js';
 import type { LaneTask } from './parallel-evaluation.js';
 
 /** The program bundles' content stamp, which the bundle script writes in at build time. */
@@ -21,8 +21,5 @@ const worker = loadBundle({
   variant: 'evaluate worker',
   stamp: typeof __BFCL_PROGRAM_STAMP__ === 'string' ? __BFCL_PROGRAM_STAMP__ : undefined,
 });
-if (process.env['BFCL_DEBUG_STARTUP'] === '1') process.stderr.write(`bfcl: worker code cache: ${worker.cache}\n`);
 // The worker's jobs ran as the bundle loaded; a worker that did its work stores what it compiled.
-process.once('exit', (code) => {
-  if (code === 0) worker.saveCodeCache();
-});
+keepCodeCacheOfSuccessfulRun(worker, 'worker code cache');

@@ -98,6 +98,18 @@ function decodeSource(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
+/**
+ * What a launcher does with a loaded bundle: report what became of its code cache on stderr when
+ * `BFCL_DEBUG_STARTUP=1` (as `bfcl: <label>: <use>`), and store what it compiled when the process
+ * or worker thread exits successfully (a usage error compiles next to nothing).
+ */
+export function keepCodeCacheOfSuccessfulRun(loaded: LoadedBundle, label: string): void {
+  if (process.env['BFCL_DEBUG_STARTUP'] === '1') process.stderr.write(`bfcl: ${label}: ${loaded.cache}\n`);
+  process.once('exit', (code) => {
+    if (code === 0) loaded.saveCodeCache();
+  });
+}
+
 function cacheUse(hasFolder: boolean, ownFound: boolean, anyFound: boolean, rejected: boolean): CodeCacheUse {
   if (!anyFound) return hasFolder ? 'missing' : 'off';
   if (rejected) return 'rejected';
