@@ -53,15 +53,14 @@ for (const file of ['dist/bin/bfcl-main.cjs', 'dist/bin/evaluate-worker.cjs']) {
 const stampOf = (...files) => contentStamp(Buffer.concat(files.map((file) => readFileSync(file))));
 const programStamp = stampOf('dist/bin/bfcl-main.cjs', 'dist/bin/evaluate-worker.cjs');
 writeFileSync('dist/bin/build-stamp', `${programStamp}\n`);
-for (const entryPoint of ['cli/launcher', 'evaluate/evaluate-worker-launcher']) {
-  await build({
-    ...common,
-    entryPoints: { [entryPoint === 'cli/launcher' ? 'bfcl' : 'evaluate-worker-launcher']: `dist/src/${entryPoint}.js` },
-    outdir: 'dist/bin',
-    outExtension: { '.js': '.cjs' },
-    define: { ...common.define, __BFCL_PROGRAM_STAMP__: JSON.stringify(programStamp) },
-  });
-}
+// The two launchers, each a bundle of its own.
+await build({
+  ...common,
+  entryPoints: { bfcl: 'dist/src/cli/launcher.js', 'evaluate-worker-launcher': 'dist/src/evaluate/evaluate-worker-launcher.js' },
+  outdir: 'dist/bin',
+  outExtension: { '.js': '.cjs' },
+  define: { ...common.define, __BFCL_PROGRAM_STAMP__: JSON.stringify(programStamp) },
+});
 
 // The shipped code caches: the launcher stores a run's cache in its cache folder, from where it is
 // copied. A failure here only costs first runs their head start, so it is reported, not fatal.
