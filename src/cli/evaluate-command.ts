@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 import { datasetEntryCounter } from '../data/dataset-size.js';
 import { openCommandDataset } from './command-dataset.js';
 import type { DecoderMode } from '../evaluate/model-decoder.js';
@@ -73,6 +75,10 @@ function writeLeaderboard(
   return { overall: csvs.get('data_overall.csv') ?? '', models };
 }
 
+/** Threads `evaluate` may use unless told: one per CPU, at most 8 (each worker holds its own heap). */
+export function defaultEvaluateThreads(): number {
+  return Math.max(1, Math.min(availableParallelism(), 8));
+}
 
 function percent(correct: number, total: number): string {
   return total === 0 ? 'n/a' : `${((100 * correct) / total).toFixed(2)}%`;
@@ -84,9 +90,8 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
   const dataset = openCommandDataset(options.dataDir, io);
   warnOnDatasetDrift({ resultDir: options.resultDir, models: options.models, categories: options.testCategories, dataset, warn: io.stderr });
   const summary = await runEvaluationInParallel({
-    // One thread unless asked: each worker compiles the code again, which cost more than it saved
-    // on the 2-CPU machines we measured (bench: evaluate-real-run-cli).
-    threads: options.numThreads ?? 1,
+    // Up to one thread per CPU; the lane plan starts a worker only where it expects a gain.
+    threads: options.numThreads ?? defaultEvaluateThreads(),
     resultDir: options.resultDir,
     scoreDir: options.scoreDir,
     dataset,

@@ -20,15 +20,13 @@ import {
   type EvaluatedCategory,
   type EvaluationJob,
 } from './run-evaluate.js';
+import { planLanes, workKindOf, type LaneCostModel, type WorkGroup } from './lane-plan.js';
 
 export interface ParallelEvaluateOptions extends EvaluateRunOptions {
   /** Threads to evaluate on, this one included; 1 evaluates everything here. */
   readonly threads: number;
-  /**
-   * What starting a worker costs, in the bytes of work the balancing counts (default 1.5 MB, about
-   * what this thread evaluates while a worker loads): small runs stay in this thread.
-   */
-  readonly workerStartCost?: number;
+  /** The lane plan's cost estimates (default: measured on the 2-vCPU machine class). */
+  readonly laneCosts?: LaneCostModel;
 }
 
 /** A job as a worker receives it (the planner's pre-read file content stays in this thread). */
@@ -59,42 +57,30 @@ function workerScript(): URL | undefined {
 
 const fileSize = (file: string): number => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 
+/** The jobs of one category (indices into the plan) as one unit of the lane plan. */
+export interface CategoryGroup extends WorkGroup {
+  readonly jobs: number[];
+  bytes: number;
+}
+
 /**
- * The jobs grouped by category with a rough cost each, for balancing the lanes: all models of a
- * category go to one lane, which reads that category's dataset files once; the cost is the bytes
+ * The jobs grouped by category, each group with its kind and bytes for the lane plan: all models of
+ * a category go to one lane, which reads that category's dataset files once; the bytes are those
  * of the category's dataset file and of its result files.
  */
-export function groupByCategory(jobs: readonly EvaluationJob[], dataDir: string): { jobs: number[]; cost: number }[] {
-  const groups = new Map<string, { jobs: number[]; cost: number }>();
+export function groupByCategory(jobs: readonly EvaluationJob[], dataDir: string): CategoryGroup[] {
+  const groups = new Map<string, CategoryGroup>();
   jobs.forEach((job, index) => {
     let group = groups.get(job.category);
     if (group === undefined) {
-      group = { jobs: [], cost: fileSize(join(dataDir, getCategoryInfo(job.category).dataFile)) };
+      group = { jobs: [], kind: workKindOf(job.category), bytes: fileSize(join(dataDir, getCategoryInfo(job.category).dataFile)) };
       groups.set(job.category, group);
     }
     group.jobs.push(index);
-    group.cost += fileSize(job.resultFile);
+    group.bytes += fileSize(job.resultFile);
   });
   return [...groups.values()];
 }
-
-/**
- * Split work items into `lanes` lanes, biggest first onto the least loaded lane. Lane 0 is this
- * thread, which starts at once; the workers first spend time loading the code.
- */
-export function splitIntoLanes(costs: readonly number[], lanes: number, workerStartCost: number): number[][] {
-  const load = Array.from({ length: lanes }, (_, lane) => (lane === 0 ? 0 : workerStartCost));
-  const assigned: number[][] = Array.from({ length: lanes }, () => []);
-  const order = costs.map((cost, index) => ({ cost, index })).sort((a, b) => b.cost - a.cost || a.index - b.index);
-  for (const { cost, index } of order) {
-    const lane = load.indexOf(Math.min(...load));
-    assigned[lane]!.push(index);
-    load[lane]! += cost;
-  }
-  return assigned.map((indices) => indices.sort((a, b) => a - b));
-}
-
-const DEFAULT_WORKER_START_COST = 1_500_000;
 
 /** Run the evaluation with up to `threads` threads (see the module comment). */
 export async function runEvaluationInParallel(options: ParallelEvaluateOptions): Promise<EvaluateRunSummary> {
@@ -113,7 +99,7 @@ export async function runEvaluationInParallel(options: ParallelEvaluateOptions):
     finish(index, runEvaluationJob(plan.jobs[index]!, options.dataset, context, options.scoreDir, options.partial));
 
   const script = options.threads > 1 ? workerScript() : undefined;
-  const lanes = script === undefined ? [plan.jobs.map((_, index) => index)] : planLanes(plan.jobs, options);
+  const lanes = script === undefined ? [plan.jobs.map((_, index) => index)] : jobLanes(plan.jobs, options);
 
   const workers = lanes.slice(1).filter((lane) => lane.length > 0).map((lane) =>
     runLane(
@@ -136,14 +122,10 @@ export async function runEvaluationInParallel(options: ParallelEvaluateOptions):
   return { evaluated: results as EvaluatedCategory[], missingResultFiles: plan.missingResultFiles, models: plan.models };
 }
 
-/** Job indices per lane (lane 0 is this thread): whole categories, balanced by their cost. */
-function planLanes(jobs: readonly EvaluationJob[], options: ParallelEvaluateOptions): number[][] {
+/** Job indices per lane (lane 0 is this thread): whole categories, as `planLanes` spreads them. */
+function jobLanes(jobs: readonly EvaluationJob[], options: ParallelEvaluateOptions): number[][] {
   const groups = groupByCategory(jobs, options.dataset.dir);
-  const lanes = splitIntoLanes(
-    groups.map((group) => group.cost),
-    Math.min(options.threads, groups.length),
-    options.workerStartCost ?? DEFAULT_WORKER_START_COST,
-  );
+  const lanes = planLanes(groups, Math.min(options.threads, groups.length), options.laneCosts);
   return lanes.map((lane) => lane.flatMap((group) => groups[group]!.jobs).sort((a, b) => a - b));
 }
 

@@ -5,14 +5,15 @@
  * same error.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { packageDataDir } from '../../src/data/data-dir.js';
-import { groupByCategory, splitIntoLanes } from '../../src/evaluate/parallel-evaluation.js';
+import type { LaneCostModel } from '../../src/evaluate/lane-plan.js';
+import { groupByCategory } from '../../src/evaluate/parallel-evaluation.js';
 import { ALL_CATEGORIES } from '../../src/spec/categories.js';
 import { PACKAGE_ROOT, ensureBuilt, runBuiltCli } from './built-cli.js';
 
@@ -52,25 +53,32 @@ async function oracleResults(categories: string): Promise<string> {
 
 const ORACLE = { decoderMode: 'fc', underscoreToDot: false } as const;
 
-describe('splitIntoLanes', () => {
-  it('puts the biggest jobs first on the least loaded lane, counting the workers start-up', () => {
-    expect(splitIntoLanes([5, 1, 4, 3], 2, 0)).toEqual([[0, 1], [2, 3]]);
-    expect(splitIntoLanes([5, 1, 4, 3], 2, 100)).toEqual([[0, 1, 2, 3], []]);
-    expect(splitIntoLanes([10, 10, 10], 3, 5)).toEqual([[0], [1], [2]]);
-  });
-});
+/** Costs that make every lane worth using, so that our small data runs on several threads. */
+const SPREAD_EVERYTHING: LaneCostModel = {
+  msPerMb: { 'multi-turn': 1, 'single-turn': 1 },
+  warmUpMs: { 'multi-turn': 0, 'single-turn': 0 },
+  coldFactor: { 'multi-turn': 1, 'single-turn': 1 },
+  workerStartMs: 0,
+};
 
 describe('groupByCategory', () => {
-  it('keeps all models of a category in one group (its dataset is read once per lane)', () => {
-    const job = (model: string, category: 'simple_python' | 'parallel') => ({
+  it('keeps all models of a category in one group (its dataset is read once per lane), with its kind', () => {
+    const job = (model: string, category: 'simple_python' | 'parallel' | 'multi_turn_base') => ({
       model,
       category,
       resultFile: '/nonexistent',
       settings: ORACLE,
     });
-    const groups = groupByCategory([job('a', 'simple_python'), job('a', 'parallel'), job('b', 'simple_python')], packageDataDir());
-    expect(groups.map((g) => g.jobs)).toEqual([[0, 2], [1]]);
-    expect(groups[0]!.cost).toBeGreaterThan(0); // the dataset file's size
+    const groups = groupByCategory(
+      [job('a', 'simple_python'), job('a', 'parallel'), job('b', 'simple_python'), job('a', 'multi_turn_base')],
+      packageDataDir(),
+    );
+    expect(groups.map((g) => [g.jobs, g.kind])).toEqual([
+      [[0, 2], 'single-turn'],
+      [[1], 'single-turn'],
+      [[3], 'multi-turn'],
+    ]);
+    expect(groups[0]!.bytes).toBeGreaterThan(0); // the dataset file's size
   });
 });
 
@@ -81,7 +89,7 @@ describe('runEvaluationInParallel (built)', () => {
       const progress: string[] = [];
       const summary = await built.parallel.runEvaluationInParallel({
         threads,
-        workerStartCost: 0,
+        laneCosts: SPREAD_EVERYTHING,
         resultDir: join(cwd, 'result'),
         scoreDir: join(cwd, `score-${threads}`),
         dataset: new built.dataset.BfclDataset(packageDataDir()),
@@ -112,7 +120,7 @@ describe('runEvaluationInParallel (built)', () => {
       try {
         await built.parallel.runEvaluationInParallel({
           threads,
-          workerStartCost: 0,
+          laneCosts: SPREAD_EVERYTHING,
           resultDir: join(cwd, 'result'),
           scoreDir: join(cwd, `score-${threads}`),
           dataset: new built.dataset.BfclDataset(data),
@@ -161,5 +169,9 @@ describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('bfcl eval
     const second = await runBuiltCli(args, cwd, env);
     expect(second.code, second.stderr).toBe(0);
     expect(workerCache(second.stderr)).toEqual(['used']);
+    // Without --num-threads a machine with 2 CPUs or more uses one worker too (the lane plan's choice).
+    const byDefault = await runBuiltCli(args.slice(0, -2), cwd, env);
+    expect(byDefault.code, byDefault.stderr).toBe(0);
+    expect(workerCache(byDefault.stderr)).toEqual(availableParallelism() >= 2 ? ['used'] : []);
   }, 120_000);
 });
