@@ -156,6 +156,11 @@ const SCENARIOS: Record<string, Scenario> = {
     cli: () => evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b'),
     datasetCache: 'warm',
   },
+  'evaluate-real-run-cli-cached-1-thread': {
+    label: 'the same on one thread (--num-threads 1; the default plans lanes over the CPUs)',
+    cli: () => [...evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b'), '--num-threads', '1'],
+    datasetCache: 'warm',
+  },
   'evaluate-synthetic-cli': {
     label: 'bfcl evaluate (the bundled binary) on both synthetic runs, long_context included: process wall time',
     cli: () => evaluateCliArgs(join(conformanceDir(), 'synthetic', 'result')),
