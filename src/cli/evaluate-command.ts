@@ -76,7 +76,7 @@ function writeLeaderboard(
 }
 
 /** Threads `evaluate` may use unless told: one per CPU, at most 8 (each worker holds its own heap). */
-export function defaultEvaluateThreads(): number {
+function defaultEvaluateThreads(): number {
   return Math.max(1, Math.min(availableParallelism(), 8));
 }
 

@@ -49,12 +49,6 @@ export interface WorkGroup {
   readonly bytes: number;
 }
 
-interface Lane {
-  groups: number[];
-  /** Estimated work, start-up excluded. */
-  work: number;
-}
-
 /**
  * Assign groups to at most `lanes` lanes so that the last lane finishes as early as the cost model
  * can tell: whole kinds first (largest first onto the lane that would finish first), then single
@@ -63,43 +57,43 @@ interface Lane {
  * order; lanes without work are empty.
  */
 export function planLanes(groups: readonly WorkGroup[], lanes: number, costs: LaneCostModel = MEASURED_LANE_COSTS): number[][] {
-  const plan: Lane[] = Array.from({ length: Math.max(1, lanes) }, () => ({ groups: [], work: 0 }));
+  const plan: number[][] = Array.from({ length: Math.max(1, lanes) }, () => []);
   const workOf = (indices: readonly number[]): number => laneWork(groups, indices, costs);
-  const finish = (lane: number, work: number): number => laneFinish(lane, work, costs);
+  const finishWith = (lane: number, indices: readonly number[]): number => laneFinish(lane, workOf(indices), costs);
 
   const byKind = new Map<WorkKind, number[]>();
-  groups.forEach((g, i) => byKind.set(g.kind, [...(byKind.get(g.kind) ?? []), i]));
-  const kinds = [...byKind.values()].sort((a, b) => workOf(b) - workOf(a));
-  for (const indices of kinds) {
-    const target = bestLane(plan, (lane) => finish(lane, workOf([...plan[lane]!.groups, ...indices])));
-    plan[target]!.groups.push(...indices);
-    plan[target]!.work = workOf(plan[target]!.groups);
+  groups.forEach((g, i) => {
+    const indices = byKind.get(g.kind);
+    if (indices === undefined) byKind.set(g.kind, [i]);
+    else indices.push(i);
+  });
+  for (const indices of [...byKind.values()].sort((a, b) => workOf(b) - workOf(a))) {
+    plan[bestLane(plan.length, (lane) => finishWith(lane, [...plan[lane]!, ...indices]))]!.push(...indices);
   }
 
   // Move single groups off the lane that finishes last while that brings its finish forward.
   for (let moves = 0; moves < groups.length * plan.length; moves++) {
-    const finishes = plan.map((lane, i) => finish(i, lane.work));
+    const finishes = plan.map((indices, lane) => finishWith(lane, indices));
     const last = finishes.indexOf(Math.max(...finishes));
     let best: { group: number; to: number; makespan: number } | undefined;
-    for (const group of plan[last]!.groups) {
-      const from = finish(last, workOf(plan[last]!.groups.filter((g) => g !== group)));
-      plan.forEach((lane, to) => {
+    for (const group of plan[last]!) {
+      const from = finishWith(last, plan[last]!.filter((g) => g !== group));
+      plan.forEach((indices, to) => {
         if (to === last) return;
-        const makespan = Math.max(from, finish(to, workOf([...lane.groups, group])));
+        const makespan = Math.max(from, finishWith(to, [...indices, group]));
         if (makespan < finishes[last]! && (best === undefined || makespan < best.makespan)) best = { group, to, makespan };
       });
     }
     if (best === undefined) break;
     const { group, to } = best;
-    plan[last]!.groups = plan[last]!.groups.filter((g) => g !== group);
-    plan[last]!.work = workOf(plan[last]!.groups);
-    plan[to]!.groups.push(group);
-    plan[to]!.work = workOf(plan[to]!.groups);
+    plan[last] = plan[last]!.filter((g) => g !== group);
+    plan[to]!.push(group);
   }
 
   // The most work goes to this thread, which does not wait for a worker to boot.
-  plan.sort((a, b) => b.work - a.work);
-  return plan.map((lane) => lane.groups.sort((a, b) => a - b));
+  const work = new Map(plan.map((indices) => [indices, workOf(indices)]));
+  plan.sort((a, b) => work.get(b)! - work.get(a)!);
+  return plan.map((indices) => indices.sort((a, b) => a - b));
 }
 
 /** The estimated work of one lane running `indices` of `groups`, warm-up included (ms). */
@@ -119,9 +113,9 @@ export function laneFinish(lane: number, work: number, costs: LaneCostModel = ME
   return lane > 0 && work > 0 ? costs.workerStartMs + work : work;
 }
 
-/** The lane for which `finishOf` is smallest (the first such). */
-function bestLane(plan: readonly Lane[], finishOf: (lane: number) => number): number {
+/** The lane of `lanes` for which `finishOf` is smallest (the first such). */
+function bestLane(lanes: number, finishOf: (lane: number) => number): number {
   let best = 0;
-  for (let lane = 1; lane < plan.length; lane++) if (finishOf(lane) < finishOf(best)) best = lane;
+  for (let lane = 1; lane < lanes; lane++) if (finishOf(lane) < finishOf(best)) best = lane;
   return best;
 }
