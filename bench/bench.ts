@@ -79,26 +79,34 @@ function printNodeStartFloor(repeats: number): void {
  * Instructions executed by `bfcl evaluate` on the real run (cache folder filled), counted by
  * valgrind with V8 on one thread (`--single-threaded`: compiling and GC on the main thread, so the
  * count is repeatable to about 0.2%). Wall times on shared 2-vCPU machines vary by ±15% from run
- * to run; this figure shows a change of 1%. About 50 s; skipped without valgrind.
+ * to run; this figure shows a change of 1%. About 50 s per count; skipped without valgrind.
+ * Counted twice: as run by default (valgrind runs the worker thread's start-up and work in turn
+ * with the main thread's), and with `--num-threads 1`, the work alone, whatever the lane plan.
  */
-function printInstructionCount(): void {
+function printInstructionCounts(): void {
   if (spawnSync('valgrind', ['--version']).status !== 0) {
     console.log('evaluate-real-run-instructions: skipped (valgrind is not installed)');
     return;
   }
-  const args = evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b');
-  const env = { ...process.env, BFCL_CACHE_DIR: join(tmpdir(), 'bfcl-bench-cache-single-threaded') };
-  const node = [process.execPath, '--single-threaded', BUNDLED_CLI, ...args];
-  // Two untimed runs fill the cache folder (parsed dataset files, then compiled code for these flags).
-  for (let run = 0; run < 2; run++) spawnSync(node[0]!, node.slice(1), { env });
-  const counted = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...node], { env, encoding: 'utf8' });
-  removeScoreDir(args);
-  const collected = /Collected : (\d+)/.exec(counted.stderr ?? '')?.[1];
-  if (counted.status !== 0 || collected === undefined) throw new Error(`valgrind run failed (${counted.status}): ${counted.stderr}`);
-  console.log(
-    `evaluate-real-run-instructions: ${(Number(collected) / 1e9).toFixed(2)} G instructions — bfcl evaluate on the real run, cache folder filled, ` +
-      'counted by valgrind with V8 single-threaded (repeatable to about 0.2%)',
-  );
+  const variants = [
+    { name: 'evaluate-real-run-instructions', flags: [], what: 'default threads' },
+    { name: 'evaluate-real-run-instructions-1-thread', flags: ['--num-threads', '1'], what: '--num-threads 1' },
+  ];
+  for (const { name, flags, what } of variants) {
+    const args = [...evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b'), ...flags];
+    const env = { ...process.env, BFCL_CACHE_DIR: join(tmpdir(), 'bfcl-bench-cache-single-threaded') };
+    const node = [process.execPath, '--single-threaded', BUNDLED_CLI, ...args];
+    // Two untimed runs fill the cache folder (parsed dataset files, then compiled code for these flags).
+    for (let run = 0; run < 2; run++) spawnSync(node[0]!, node.slice(1), { env });
+    const counted = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...node], { env, encoding: 'utf8' });
+    removeScoreDir(args);
+    const collected = /Collected : (\d+)/.exec(counted.stderr ?? '')?.[1];
+    if (counted.status !== 0 || collected === undefined) throw new Error(`valgrind run failed (${counted.status}): ${counted.stderr}`);
+    console.log(
+      `${name}: ${(Number(collected) / 1e9).toFixed(2)} G instructions — bfcl evaluate on the real run (${what}), cache folder filled, ` +
+        'counted by valgrind with V8 single-threaded (repeatable to about 0.2%)',
+    );
+  }
 }
 
 const SCENARIOS: Record<string, Scenario> = {
@@ -316,7 +324,7 @@ if (scenarioFlag !== -1) {
   const repeats = Number(process.env.BENCH_REPEATS ?? 5);
   const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   if (only.length === 0 || only.includes('node-start')) printNodeStartFloor(repeats);
-  if (only.length === 0 || only.includes('evaluate-real-run-instructions')) printInstructionCount();
+  if (only.length === 0 || only.some((name) => name.startsWith('evaluate-real-run-instructions'))) printInstructionCounts();
   for (const [name, scenario] of Object.entries(SCENARIOS)) {
     if (only.length > 0 && !only.includes(name)) continue;
     scenario.prepare?.();
