@@ -43,7 +43,7 @@ function sameState(modelInstance: SimulatedApi, gtInstance: SimulatedApi): boole
   // The attributes `_publicState` lists: own enumerable ones without a leading underscore.
   for (const attr in gtAttributes) {
     if (attr.charCodeAt(0) === UNDERSCORE || !Object.hasOwn(gtAttributes, attr)) continue;
-    const modelValue = Object.hasOwn(modelAttributes, attr) ? modelAttributes[attr]! : null;
+    const modelValue = (Object.hasOwn(modelAttributes, attr) ? modelAttributes[attr] : undefined) ?? null;
     if (!pyEquals(modelValue, gtAttributes[attr]!)) return false;
   }
   return true;
