@@ -88,11 +88,23 @@ export abstract class SimulatedApi {
   /** `vars(instance)` without private names, in assignment order. */
   _publicState(): [string, PyValue][] {
     const state: [string, PyValue][] = [];
-    for (const [name, value] of Object.entries(this)) {
-      if (!name.startsWith('_')) state.push([name, value as PyValue]);
+    for (const name in this) {
+      if (isPublicAttribute(this, name)) state.push([name, publicAttribute(this, name)!]);
     }
     return state;
   }
+}
+
+const UNDERSCORE = 0x5f;
+
+/** Whether `name` is in `_publicState`: an own enumerable attribute whose name has no leading underscore. */
+export function isPublicAttribute(instance: SimulatedApi, name: string): boolean {
+  return name.charCodeAt(0) !== UNDERSCORE && Object.prototype.propertyIsEnumerable.call(instance, name);
+}
+
+/** A public attribute's value read in place (no `_publicState` list); undefined when the instance has none of that name. */
+export function publicAttribute(instance: SimulatedApi, name: string): PyValue | undefined {
+  return isPublicAttribute(instance, name) ? (instance as unknown as Record<string, PyValue>)[name] : undefined;
 }
 
 /** `scenario.get(key, fallback())`, calling `fallback` only when the key is missing. */

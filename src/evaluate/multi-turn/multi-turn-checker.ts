@@ -1,6 +1,6 @@
 import { EntryExecutor } from '../../exec/executor.js';
 import { pyDict, pyEquals, type PyDict, type PyValue } from '../../py/value.js';
-import type { SimContext, SimulatedApi } from '../../sim/simulated-api.js';
+import { isPublicAttribute, publicAttribute, type SimContext, type SimulatedApi } from '../../sim/simulated-api.js';
 
 /** What the multi-turn checker needs to know about one entry. */
 export interface MultiTurnCheckInput {
@@ -30,21 +30,15 @@ function publicAttributes(instance: SimulatedApi): PyDict {
   return new Map(instance._publicState());
 }
 
-const UNDERSCORE = 0x5f;
-
 /**
  * Whether every public attribute of `gtInstance` equals the model instance's (a missing one is
  * None), read in place: most turns match, and building both attribute dicts for each instance on
  * each turn cost more than comparing them.
  */
 function sameState(modelInstance: SimulatedApi, gtInstance: SimulatedApi): boolean {
-  const modelAttributes = modelInstance as unknown as Record<string, PyValue>;
-  const gtAttributes = gtInstance as unknown as Record<string, PyValue>;
-  // The attributes `_publicState` lists: own enumerable ones without a leading underscore.
-  for (const attr in gtAttributes) {
-    if (attr.charCodeAt(0) === UNDERSCORE || !Object.hasOwn(gtAttributes, attr)) continue;
-    const modelValue = (Object.hasOwn(modelAttributes, attr) ? modelAttributes[attr] : undefined) ?? null;
-    if (!pyEquals(modelValue, gtAttributes[attr]!)) return false;
+  for (const attr in gtInstance) {
+    if (!isPublicAttribute(gtInstance, attr)) continue;
+    if (!pyEquals(publicAttribute(modelInstance, attr) ?? null, publicAttribute(gtInstance, attr)!)) return false;
   }
   return true;
 }
