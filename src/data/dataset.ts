@@ -81,6 +81,7 @@ export interface SelectedEntries {
 export class BfclDataset {
   private readonly lineFiles = new Map<string, readonly PyDict[]>();
   private readonly jsonFiles = new Map<string, PyValue>();
+  private readonly docsByClass = new Map<string, readonly PyValue[]>();
   /** Whether files are checked against their schemas when first read. */
   readonly validate: boolean;
   /** Where parsed files are kept between runs. */
@@ -149,8 +150,14 @@ export class BfclDataset {
 
   /** Docs of a simulated class (`multi_turn_func_doc/<file>`), in file order. */
   functionDocs(className: string, entryId = '?'): readonly PyValue[] {
-    const file = join(this.dir, DATA_LAYOUT.multiTurnFuncDoc, funcDocFileOf(className, entryId));
-    return this.readLines(file, multiTurnFunctionDocSchema);
+    // Asked for once per class of every multi-turn entry (about 1,500 times for a real run).
+    let docs = this.docsByClass.get(className);
+    if (docs === undefined) {
+      const file = join(this.dir, DATA_LAYOUT.multiTurnFuncDoc, funcDocFileOf(className, entryId));
+      docs = this.readLines(file, multiTurnFunctionDocSchema);
+      this.docsByClass.set(className, docs);
+    }
+    return docs;
   }
 
   /** Memory prerequisite conversations of a scenario, as stored (ids `memory_prereq_<n>-<scenario>-<k>`). */
