@@ -13,7 +13,7 @@ import {
   numpyPercentile,
   numpyRound,
   pyStatisticsMean,
-  pyStatisticsStdev,
+  pyStatisticsMeanAndStdev,
   type PyNumber,
 } from './python-statistics.js';
 
@@ -143,10 +143,12 @@ export function summarizeCostLatency(data: CostLatencyData | null | undefined, p
   if (d.latency.length === 0) {
     return { cost, latencyMean: NOT_AVAILABLE, latencyStd: NOT_AVAILABLE, latency95: NOT_AVAILABLE };
   }
+  // Mean and deviation from one exact pass; a single value has no deviation (see above).
+  const { mean, stdev } = d.latency.length > 1 ? pyStatisticsMeanAndStdev(d.latency) : { mean: pyStatisticsMean(d.latency), stdev: undefined };
   return {
     cost,
-    latencyMean: pyRound(pyStatisticsMean(d.latency), 2),
-    latencyStd: d.latency.length < 2 ? NOT_AVAILABLE : pyRound(pyStatisticsStdev(d.latency), 2),
+    latencyMean: pyRound(mean, 2),
+    latencyStd: stdev === undefined ? NOT_AVAILABLE : pyRound(stdev, 2),
     // BFCL parity: eval_runner_helper.py::get_cost_latency_info — the percentile is a numpy.float64,
     // so `round(x, 2)` is NumPy's scale-rint-unscale rounding, not Python's.
     latency95: numpyRound(numpyPercentile(d.latency, 95), 2),

@@ -108,25 +108,53 @@ export function pyStatisticsMean(values: readonly PyNumber[]): PyNumber {
   return convert({ num: total.num, den: total.den * BigInt(values.length) }, isAllInts(values));
 }
 
-/** Exact sample sum of squared deviations divided by n-1 (`ss / (n - 1)` of `statistics._ss`). */
-function exactSampleVariance(values: readonly PyNumber[], fn: string): Rational {
-  const n = values.length;
-  if (n < 2) throw new PyException('StatisticsError', `${fn} requires at least two data points`);
-  // Σ(x - mean)² = (n·Σx² - (Σx)²) / n, all exact, over the largest power-of-two denominator.
+/** Σx and Σx² of the values, exactly: both over `den` (a power of two; `den²` for Σx²). */
+interface ExactMoments {
+  readonly count: bigint;
+  readonly sx: bigint;
+  readonly sxx: bigint;
+  readonly den: bigint;
+}
+
+function exactMoments(values: readonly PyNumber[]): ExactMoments {
+  // Over the largest power-of-two denominator among the values: shifts, no divisions.
   const ratios = values.map(binaryRatio);
   let shift = 0;
   for (const r of ratios) if (r.shift > shift) shift = r.shift;
-  const commonDen = 1n << BigInt(shift);
   let sx = 0n;
   let sxx = 0n;
   for (const r of ratios) {
-    const scaled = r.shift === shift ? r.num : r.num << BigInt(shift - r.shift); // x = scaled / commonDen
+    const scaled = r.shift === shift ? r.num : r.num << BigInt(shift - r.shift); // x = scaled / den
     sx += scaled;
     sxx += scaled * scaled;
   }
-  const count = BigInt(n);
-  // ss = (count·sxx - sx²) / (count · commonDen²); variance = ss / (n - 1)
-  return reduce({ num: count * sxx - sx * sx, den: count * commonDen * commonDen * (count - 1n) });
+  return { count: BigInt(values.length), sx, sxx, den: 1n << BigInt(shift) };
+}
+
+/** Exact sample sum of squared deviations divided by n-1 (`ss / (n - 1)` of `statistics._ss`). */
+function sampleVarianceOf({ count, sx, sxx, den }: ExactMoments, fn: string): Rational {
+  if (count < 2n) throw new PyException('StatisticsError', `${fn} requires at least two data points`);
+  // Σ(x - mean)² = (n·Σx² - (Σx)²) / n; variance = that / (n - 1).
+  return reduce({ num: count * sxx - sx * sx, den: count * den * den * (count - 1n) });
+}
+
+function exactSampleVariance(values: readonly PyNumber[], fn: string): Rational {
+  if (values.length < 2) throw new PyException('StatisticsError', `${fn} requires at least two data points`);
+  return sampleVarianceOf(exactMoments(values), fn);
+}
+
+/**
+ * `statistics.mean(values)` and `statistics.stdev(values)` together, from one exact pass over the
+ * values (each alone makes its own): the leaderboard's latency columns.
+ */
+export function pyStatisticsMeanAndStdev(values: readonly PyNumber[]): { mean: PyNumber; stdev: number } {
+  if (values.length < 2) return { mean: pyStatisticsMean(values), stdev: pyStatisticsStdev(values) };
+  const moments = exactMoments(values);
+  const variance = sampleVarianceOf(moments, 'stdev');
+  return {
+    mean: convert({ num: moments.sx, den: moments.den * moments.count }, isAllInts(values)),
+    stdev: floatSqrtOfFraction(variance.num, variance.den),
+  };
 }
 
 /** `statistics.variance(values)` (sample variance): exact, rounded once; int for all-int input with an integral result. */
@@ -183,7 +211,8 @@ export function floatSqrtOfFraction(n: bigint, m: bigint): number {
  */
 export function numpyPercentile(values: readonly PyNumber[], q: number): number {
   if (values.length === 0) throw new PyException('IndexError', 'index -1 is out of bounds for axis 0 with size 0');
-  const sorted = values.map(Number).sort((a, b) => a - b);
+  // A typed array sorts numerically without calling back into JavaScript (and puts NaN last, as NumPy does).
+  const sorted = Float64Array.from(values, Number).sort();
   const n = sorted.length;
   const quantile = q / 100;
   const virtualIndex = (n - 1) * quantile;

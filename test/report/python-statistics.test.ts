@@ -12,6 +12,7 @@ import {
   numpyPercentile,
   numpyRound,
   pyStatisticsMean,
+  pyStatisticsMeanAndStdev,
   pyStatisticsStdev,
   pyStatisticsVariance,
   type PyNumber,
@@ -53,6 +54,7 @@ describe('statistics.mean / variance / stdev and numpy.percentile', () => {
     test(`[${c.values.map(repr).join(', ')}]`, () => {
       expect(repr(pyStatisticsMean(c.values))).toBe(c.mean);
       if (c.stdev !== undefined) expect(floatRepr(pyStatisticsStdev(c.values))).toBe(c.stdev);
+      if (c.stdev !== undefined) expect(pyStatisticsMeanAndStdev(c.values)).toEqual({ mean: pyStatisticsMean(c.values), stdev: pyStatisticsStdev(c.values) });
       if (c.variance !== undefined) expect(repr(pyStatisticsVariance(c.values))).toBe(c.variance);
       expect(floatRepr(numpyPercentile(c.values, 95))).toBe(c.p95);
       expect(floatRepr(numpyRound(numpyPercentile(c.values, 95), 2))).toBe(c.p95Rounded);
@@ -61,6 +63,11 @@ describe('statistics.mean / variance / stdev and numpy.percentile', () => {
 
   test('the 95th percentile of 1..21 is exactly the 20th value', () => {
     expect(numpyPercentile(Array.from({ length: 21 }, (_, i) => BigInt(i + 1)), 95)).toBe(20);
+  });
+
+  test('the percentile sorts numerically, whatever the input order', () => {
+    expect(numpyPercentile([10, 9, 100, 2, 1e-3, 11n], 50)).toBe(9.5);
+    expect(numpyPercentile([3, -1, 2], 0)).toBe(-1);
   });
 
   test('empty or too short inputs raise StatisticsError as CPython does', () => {
@@ -148,6 +155,8 @@ describe('exact arithmetic helpers', () => {
       const variance = pyStatisticsVariance(values);
       if (!allInts) expect(variance, values.join(',')).toBe(intTrueDivide(varianceNum, varianceDen));
       expect(pyStatisticsStdev(values), values.join(',')).toBe(floatSqrtOfFraction(varianceNum, varianceDen));
+      // The one-pass pair is the two apart.
+      expect(pyStatisticsMeanAndStdev(values), values.join(',')).toEqual({ mean, stdev: pyStatisticsStdev(values) });
     }
   });
 
