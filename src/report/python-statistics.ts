@@ -139,7 +139,6 @@ function sampleVarianceOf({ count, sx, sxx, den }: ExactMoments, fn: string): Ra
 }
 
 function exactSampleVariance(values: readonly PyNumber[], fn: string): Rational {
-  if (values.length < 2) throw new PyException('StatisticsError', `${fn} requires at least two data points`);
   return sampleVarianceOf(exactMoments(values), fn);
 }
 
