@@ -29,9 +29,6 @@ export interface ParallelEvaluateOptions extends EvaluateRunOptions {
   readonly laneCosts?: LaneCostModel;
 }
 
-/** A job as a worker receives it (the planner's pre-read file content stays in this thread). */
-export type WorkerJob = Omit<EvaluationJob, 'content'>;
-
 /** What a worker is given: its jobs (by plan index) and how to open the dataset. */
 export interface LaneTask {
   readonly dataDir: string;
@@ -40,7 +37,7 @@ export interface LaneTask {
   readonly cacheDir: string | undefined;
   readonly scoreDir: string;
   readonly partial: boolean;
-  readonly jobs: readonly { readonly index: number; readonly job: WorkerJob }[];
+  readonly jobs: readonly { readonly index: number; readonly job: EvaluationJob }[];
 }
 
 /** A worker's report on one job; a failed job is run again here, so that its error surfaces as it would single-threaded. */
@@ -110,7 +107,7 @@ export async function runEvaluationInParallel(options: ParallelEvaluateOptions):
         cacheDir: options.dataset.cache.dir,
         scoreDir: options.scoreDir,
         partial: options.partial,
-        jobs: lane.map((index) => ({ index, job: withoutContent(plan.jobs[index]!) })),
+        jobs: lane.map((index) => ({ index, job: plan.jobs[index]! })),
       },
       finish,
     ),
@@ -127,11 +124,6 @@ function jobLanes(jobs: readonly EvaluationJob[], options: ParallelEvaluateOptio
   const groups = groupByCategory(jobs, options.dataset.dir);
   const lanes = planLanes(groups, Math.min(options.threads, groups.length), options.laneCosts);
   return lanes.map((lane) => lane.flatMap((group) => groups[group]!.jobs).sort((a, b) => a - b));
-}
-
-function withoutContent(job: EvaluationJob): WorkerJob {
-  const { content: _content, ...rest } = job;
-  return rest;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface ReadResultOptions {
    * evaluation only copies it into score files, and it is most of a result file's bytes.
    */
   readonly inferenceLogAsText?: boolean;
+  /** Stop after this many usable entries (a sample; lines after them are not read). */
+  readonly maxEntries?: number;
 }
 
 const INFERENCE_LOG_AS_TEXT: ParseJsonOptions = {
@@ -41,7 +43,9 @@ export function readResultFile(file: string, options: ReadResultOptions = {}): R
   const parseOptions = options.inferenceLogAsText === true ? INFERENCE_LOG_AS_TEXT : {};
   const entries: ResultEntry[] = [];
   const malformed: MalformedResultLine[] = [];
+  const maxEntries = options.maxEntries ?? Infinity;
   eachLine(readFileSync(file), (text, index) => {
+    if (entries.length >= maxEntries) return false;
     if (text.trim() === '') return;
     const lineNumber = index + 1;
     let value;
@@ -66,13 +70,13 @@ export function readResultFile(file: string, options: ReadResultOptions = {}): R
  * The lines of UTF-8 `bytes` (split on `\n`, as `text.split('\n')` of the decoded text), each
  * decoded on its own: a line without non-ASCII characters becomes a compact one-byte string even
  * when other lines of the file have some (decoding the whole file made every line two-byte, and
- * reading the real run's multi-turn results took 20 ms to decode instead of 8).
+ * reading the real run's multi-turn results took 20 ms to decode instead of 8). `visit` returns false to stop.
  */
-export function eachLine(bytes: Buffer, visit: (text: string, index: number) => void): void {
+export function eachLine(bytes: Buffer, visit: (text: string, index: number) => boolean | void): void {
   let start = 0;
   for (let index = 0; ; index++) {
     const end = bytes.indexOf(0x0a, start);
-    visit(bytes.toString('utf8', start, end === -1 ? bytes.length : end), index);
+    if (visit(bytes.toString('utf8', start, end === -1 ? bytes.length : end), index) === false) return;
     if (end === -1) return;
     start = end + 1;
   }

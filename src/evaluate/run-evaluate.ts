@@ -12,7 +12,7 @@ import {
 import { evaluateCategory, type CategoryEvaluation } from './evaluate-category.js';
 import { summarizeTaxonomy, writeTaxonomySidecar, type CategoryTaxonomy } from './error-taxonomy.js';
 import { modelDecoder, type DecoderMode } from './model-decoder.js';
-import { readResultFile, type ResultFileContent } from './read-results.js';
+import { readResultFile } from './read-results.js';
 import type { ResultEntry } from './runners/category-input.js';
 import { scoreFilePath, writeScoreFile } from './score-file.js';
 import { collectCostLatency, type CostLatencyData } from '../report/cost-latency.js';
@@ -79,14 +79,15 @@ export function evaluatedModelsOf(summary: EvaluateRunSummary): EvaluatedModel[]
   }));
 }
 
+/** How many result entries a model's settings are decided from (the registry may not know it). */
+const SETTINGS_SAMPLE = 50;
+
 /** One result file to evaluate, with its model's settings already decided. */
 export interface EvaluationJob {
   readonly model: string;
   readonly category: Category;
   readonly resultFile: string;
   readonly settings: ModelEvaluationSettings;
-  /** The file's content when planning already read it (the sample for a model's settings). */
-  readonly content?: ResultFileContent;
 }
 
 /** The work of a run: jobs in evaluation order, and what was asked for but has no result file. */
@@ -118,12 +119,9 @@ export function planEvaluation(options: EvaluateRunOptions): EvaluationPlan {
     for (const file of files.filter((f) => f.model === model)) {
       if (!isCategory(file.category) || seen.has(file.category)) continue;
       seen.add(file.category);
-      let content: ResultFileContent | undefined;
-      if (settings === undefined) {
-        content = readResultFile(file.file, { inferenceLogAsText: true });
-        settings = options.resolveSettings(model, content.entries.slice(0, 50));
-      }
-      jobs.push({ model, category: file.category, resultFile: file.file, settings, ...(content && { content }) });
+      // Only the first entries: the whole file is read where its job runs (often another thread).
+      settings ??= options.resolveSettings(model, readResultFile(file.file, { inferenceLogAsText: true, maxEntries: SETTINGS_SAMPLE }).entries);
+      jobs.push({ model, category: file.category, resultFile: file.file, settings });
     }
     for (const category of options.categories) {
       if (!seen.has(category)) missingResultFiles.push({ model, category });
@@ -140,7 +138,7 @@ export function runEvaluationJob(
   scoreDir: string,
   partial: boolean,
 ): EvaluatedCategory {
-  const content = job.content ?? readResultFile(job.resultFile, { inferenceLogAsText: true });
+  const content = readResultFile(job.resultFile, { inferenceLogAsText: true });
   const evaluation = evaluateCategory({
     category: job.category,
     modelName: job.model,

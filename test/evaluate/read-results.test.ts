@@ -20,7 +20,9 @@ describe('eachLine', () => {
     samples.push(Buffer.from([0x61, 0xe2, 0x82, 0x0a, 0x80, 0x62, 0x0a, 0xf0, 0x9d]), Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d, 0x0a]));
     for (const bytes of samples) {
       const lines: [string, number][] = [];
-      eachLine(bytes, (text, index) => lines.push([text, index]));
+      eachLine(bytes, (text, index) => {
+        lines.push([text, index]);
+      });
       expect(lines).toEqual(bytes.toString('utf8').split('\n').map((text, index) => [text, index]));
     }
   });
@@ -48,6 +50,16 @@ describe('readResultFile', () => {
       [4, 'simple_python_2'],
       [5, undefined],
     ]);
+  });
+
+  it('stops after maxEntries usable entries (a settings sample), malformed lines before them still reported', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bfcl-read-results-')), 'r.json');
+    const lines = ['{"id": "a", "result": 1}', 'oops', '', '{"id": "b", "result": 2}', '{"id": "c", "result": 3}', 'also bad'];
+    writeFileSync(file, lines.join('\n') + '\n');
+    const sample = readResultFile(file, { maxEntries: 2 });
+    expect(sample.entries.map((e) => e.id)).toEqual(['a', 'b']);
+    expect(sample.malformed.map((m) => m.line)).toEqual([2]);
+    expect(readResultFile(file).entries.map((e) => e.id)).toEqual(['a', 'b', 'c']);
   });
 
   it('reports a malformed line whose text has a huge unterminated id (no regex stack overflow), with no id', () => {
