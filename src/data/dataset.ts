@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import type { PyDict, PyValue } from '../py/value.js';
 import {
@@ -25,26 +25,7 @@ import {
   isWebSearch,
   v3CategoryName,
 } from '../spec/categories.js';
-import {
-  type PossibleAnswer,
-  type TestEntry,
-  astPossibleAnswerSchema,
-  categoryIdListSchema,
-  formatSensitivityIdsSchema,
-  functionDocSchema,
-  longContextSchema,
-  memoryEntrySchema,
-  memoryPossibleAnswerSchema,
-  memoryPrereqEntrySchema,
-  multiTurnEntrySchema,
-  multiTurnFunctionDocSchema,
-  multiTurnPossibleAnswerSchema,
-  singleTurnEntrySchema,
-  singleTurnEntryWithoutDocsSchema,
-  webSearchEntrySchema,
-  webSearchPossibleAnswerSchema,
-} from '../spec/schemas.js';
-import * as allSchemas from '../spec/schemas.js';
+import { datasetSchemas, type DatasetSchemaName, type PossibleAnswer, type TestEntry } from '../spec/schemas.js';
 import { DatasetError, InternalError } from '../util/errors.js';
 import { addAgenticSystemPrompt, processMemoryScenario, processWebSearchEntries } from './agentic.js';
 import { DATA_LAYOUT, resolveDataDir } from './data-dir.js';
@@ -154,7 +135,7 @@ export class BfclDataset {
     let docs = this.docsByClass.get(className);
     if (docs === undefined) {
       const file = join(this.dir, DATA_LAYOUT.multiTurnFuncDoc, funcDocFileOf(className, entryId));
-      docs = this.readLines(file, multiTurnFunctionDocSchema);
+      docs = this.readLines(file, 'multiTurnFunctionDocSchema');
       this.docsByClass.set(className, docs);
     }
     return docs;
@@ -163,13 +144,13 @@ export class BfclDataset {
   /** Memory prerequisite conversations of a scenario, as stored (ids `memory_prereq_<n>-<scenario>-<k>`). */
   memoryPrereqDicts(scenario: string): readonly PyDict[] {
     const file = join(this.dir, DATA_LAYOUT.memoryPrereqConversation, `memory_${scenario}.json`);
-    return this.readLines(file, memoryPrereqEntrySchema);
+    return this.readLines(file, 'memoryPrereqEntrySchema');
   }
 
   /** `BFCL_v4_format_sensitivity.json`: category → ids, in file order. */
   formatSensitivityIds(): ReadonlyMap<string, readonly string[]> {
     const file = join(this.dir, getCategoryInfo('format_sensitivity').dataFile);
-    return this.readJson(file, formatSensitivityIdsSchema) as ReadonlyMap<string, readonly string[]>;
+    return this.readJson(file, 'formatSensitivityIdsSchema') as ReadonlyMap<string, readonly string[]>;
   }
 
   /**
@@ -178,7 +159,7 @@ export class BfclDataset {
    * returned on every call.
    */
   longContext(): PyDict {
-    return this.readJson(join(this.dir, DATA_LAYOUT.longContext), longContextSchema) as PyDict;
+    return this.readJson(join(this.dir, DATA_LAYOUT.longContext), 'longContextSchema') as PyDict;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -187,34 +168,34 @@ export class BfclDataset {
   private questionDicts(category: Category): readonly PyDict[] {
     const info = getCategoryInfo(category);
     const schema = isMultiTurn(category)
-      ? multiTurnEntrySchema
+      ? 'multiTurnEntrySchema'
       : isWebSearch(category)
-        ? webSearchEntrySchema
+        ? 'webSearchEntrySchema'
         : isMemory(category)
-          ? memoryEntrySchema
-          : singleTurnEntrySchema;
+          ? 'memoryEntrySchema'
+          : 'singleTurnEntrySchema';
     return this.readCategoryFile(category, join(this.dir, info.dataFile), info.v3DataFile && join(this.dir, info.v3DataFile), schema);
   }
 
   /** Single-turn files repeat the same function docs from entry to entry: read each distinct doc once. */
-  private sharedItemsFor(schema: z.ZodType): SharedItems | undefined {
-    if (schema !== singleTurnEntrySchema) return undefined;
+  private sharedItemsFor(schema: DatasetSchemaName): SharedItems | undefined {
+    if (schema !== 'singleTurnEntrySchema') return undefined;
     return {
       key: 'function',
-      itemSchema: this.validate ? functionDocSchema : undefined,
-      lineSchema: this.validate ? singleTurnEntryWithoutDocsSchema : undefined,
+      itemSchema: this.validate ? datasetSchemas().functionDocSchema : undefined,
+      lineSchema: this.validate ? datasetSchemas().singleTurnEntryWithoutDocsSchema : undefined,
     };
   }
 
   private possibleAnswerDicts(category: Category): readonly PyDict[] {
     const info = getCategoryInfo(category);
     const schema = isMultiTurn(category)
-      ? multiTurnPossibleAnswerSchema
+      ? 'multiTurnPossibleAnswerSchema'
       : isWebSearch(category)
-        ? webSearchPossibleAnswerSchema
+        ? 'webSearchPossibleAnswerSchema'
         : isMemory(category)
-          ? memoryPossibleAnswerSchema
-          : astPossibleAnswerSchema;
+          ? 'memoryPossibleAnswerSchema'
+          : 'astPossibleAnswerSchema';
     const dir = join(this.dir, DATA_LAYOUT.possibleAnswer);
     return this.readCategoryFile(category, join(dir, info.possibleAnswerFile!), info.v3DataFile && join(dir, info.v3DataFile), schema);
   }
@@ -223,7 +204,7 @@ export class BfclDataset {
    * The v4 file, or else the v3 one. Ids of v3 files of renamed categories are rewritten to the
    * v4 names (`simple_3` → `simple_python_3`) so that every id-based rule sees a v4 category.
    */
-  private readCategoryFile(category: Category, v4File: string, v3File: string | undefined, schema: z.ZodType): readonly PyDict[] {
+  private readCategoryFile(category: Category, v4File: string, v3File: string | undefined, schema: DatasetSchemaName): readonly PyDict[] {
     if (v3File === undefined || existsSync(v4File) || !existsSync(v3File)) return this.readLines(v4File, schema);
     const cached = this.lineFiles.get(v3File);
     if (cached !== undefined) return cached;
@@ -285,7 +266,7 @@ export class BfclDataset {
     return this.loadTestEntriesByIds(ids, file);
   }
 
-  private readLines(file: string, schema: z.ZodType): readonly PyDict[] {
+  private readLines(file: string, schema: DatasetSchemaName): readonly PyDict[] {
     let dicts = this.lineFiles.get(file);
     if (dicts === undefined) {
       dicts = this.parseLines(file, schema);
@@ -294,38 +275,31 @@ export class BfclDataset {
     return dicts;
   }
 
-  private parseLines(file: string, schema: z.ZodType): PyDict[] {
-    const checked = this.validate ? schema : undefined;
+  private parseLines(file: string, schema: DatasetSchemaName): PyDict[] {
+    // The schemas are built only when a file is parsed: a cached value needs none.
     return this.cache.read(file, this.readingWay('lines', schema), (bytes) =>
-      readJsonLinesFile(file, checked, this.sharedItemsFor(schema), bytes),
+      readJsonLinesFile(file, this.checkedWith(schema), this.sharedItemsFor(schema), bytes),
     );
   }
 
-  private readJson(file: string, schema: z.ZodType): PyValue {
+  private readJson(file: string, schema: DatasetSchemaName): PyValue {
     let value = this.jsonFiles.get(file);
     if (value === undefined) {
-      const checked = this.validate ? schema : undefined;
-      value = this.cache.read(file, this.readingWay('json', schema), (bytes) => readJsonFile(file, checked, bytes));
+      value = this.cache.read(file, this.readingWay('json', schema), (bytes) => readJsonFile(file, this.checkedWith(schema), bytes));
       this.jsonFiles.set(file, value);
     }
     return value;
   }
 
-  /** How a file is read, for the cache key: its form and schema, and whether it is checked. */
-  private readingWay(form: 'lines' | 'json', schema: z.ZodType): string {
-    return `${form}:${schemaName(schema)}:${this.validate ? 'checked' : 'unchecked'}`;
+  /** The schema a file is checked against, or undefined when files are not checked. */
+  private checkedWith(schema: DatasetSchemaName): z.ZodType | undefined {
+    return this.validate ? datasetSchemas()[schema] : undefined;
   }
-}
 
-/** Every schema of the schemas module by its export name, the name the parse cache keys readings by. */
-const SCHEMA_NAMES = new Map<z.ZodType, string>(
-  Object.entries(allSchemas).flatMap(([name, value]) => (value instanceof z.ZodType ? [[value, name] as const] : [])),
-);
-
-function schemaName(schema: z.ZodType): string {
-  const name = SCHEMA_NAMES.get(schema);
-  if (name === undefined) throw new InternalError('A dataset file is read with a schema that has no name for the parse cache');
-  return name;
+  /** How a file is read, for the cache key: its form and schema, and whether it is checked. */
+  private readingWay(form: 'lines' | 'json', schema: DatasetSchemaName): string {
+    return `${form}:${schema}:${this.validate ? 'checked' : 'unchecked'}`;
+  }
 }
 
 /**
@@ -338,5 +312,5 @@ export function openDataset(dataDir?: string, cwd?: string, options?: DatasetOpt
 
 /** Read a category → ids file such as `test_case_ids_to_generate.json`. */
 export function readIdListFile(file: string): ReadonlyMap<string, readonly string[]> {
-  return readJsonFile(file, categoryIdListSchema) as ReadonlyMap<string, readonly string[]>;
+  return readJsonFile(file, datasetSchemas().categoryIdListSchema) as ReadonlyMap<string, readonly string[]>;
 }

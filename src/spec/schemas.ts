@@ -17,136 +17,177 @@ import { MEMORY_SCENARIO_NAME } from './categories.js';
 
 export const ROLES = ['system', 'user', 'assistant'] as const;
 
-/** One chat message of a question turn. */
-export const messageSchema = z.looseObject({
-  role: z.enum(ROLES),
-  content: z.string(),
-});
+/**
+ * The schemas, built on first use: a run whose parsed dataset files come from the parse cache
+ * checks nothing, and building them took 4–6 ms of each thread's start-up. The parse cache keys a
+ * reading by the schema's name (`DatasetSchemaName`), not by the schema.
+ */
+function buildDatasetSchemas() {
+  /** One chat message of a question turn. */
+  const messageSchema = z.looseObject({
+    role: z.enum(ROLES),
+    content: z.string(),
+  });
 
-/** `question`: a list of turns, each a list of messages (a multi-turn hold-out turn is `[]`). */
-export const questionSchema = z.array(z.array(messageSchema));
+  /** `question`: a list of turns, each a list of messages (a multi-turn hold-out turn is `[]`). */
+  const questionSchema = z.array(z.array(messageSchema));
 
-/** One parameter of a function doc. Nested `items` / `properties` are free-form (Java, JS and Python types differ). */
-export const paramPropertySchema = z.looseObject({
-  type: z.string(),
-  description: z.string().optional(),
-});
+  /** One parameter of a function doc. Nested `items` / `properties` are free-form (Java, JS and Python types differ). */
+  const paramPropertySchema = z.looseObject({
+    type: z.string(),
+    description: z.string().optional(),
+  });
 
-/** `parameters` of a function doc (type `dict` in the data, not JSON Schema's `object`). */
-export const functionParametersSchema = z.looseObject({
-  type: z.string(),
-  properties: z.record(z.string(), paramPropertySchema),
-  required: z.array(z.string()).optional(),
-});
+  /** `parameters` of a function doc (type `dict` in the data, not JSON Schema's `object`). */
+  const functionParametersSchema = z.looseObject({
+    type: z.string(),
+    properties: z.record(z.string(), paramPropertySchema),
+    required: z.array(z.string()).optional(),
+  });
 
-/** A function doc as found in single-turn entries. Names may contain dots (`math.factorial`). */
-export const functionDocSchema = z.looseObject({
-  name: z.string().min(1),
-  description: z.string(),
-  parameters: functionParametersSchema,
-});
+  /** A function doc as found in single-turn entries. Names may contain dots (`math.factorial`). */
+  const functionDocSchema = z.looseObject({
+    name: z.string().min(1),
+    description: z.string(),
+    parameters: functionParametersSchema,
+  });
 
-/** A multi-turn / agentic function doc (`multi_turn_func_doc/*.json`), usually with a `response` schema. */
-export const multiTurnFunctionDocSchema = functionDocSchema.extend({
-  response: z.record(z.string(), z.unknown()).optional(),
-});
+  /** A multi-turn / agentic function doc (`multi_turn_func_doc/*.json`), usually with a `response` schema. */
+  const multiTurnFunctionDocSchema = functionDocSchema.extend({
+    response: z.record(z.string(), z.unknown()).optional(),
+  });
 
-const idSchema = z.string().min(1);
+  const idSchema = z.string().min(1);
 
-// ---------------------------------------------------------------------------------------------
-// Question entries (one JSON object per line)
+  // ---------------------------------------------------------------------------------------------
+  // Question entries (one JSON object per line)
 
-/** Single-turn entry: `simple_python`, `multiple`, `live_*`, `irrelevance`... */
-export const singleTurnEntrySchema = z.looseObject({
-  id: idSchema,
-  question: questionSchema,
-  function: z.array(functionDocSchema),
-});
+  /** Single-turn entry: `simple_python`, `multiple`, `live_*`, `irrelevance`... */
+  const singleTurnEntrySchema = z.looseObject({
+    id: idSchema,
+    question: questionSchema,
+    function: z.array(functionDocSchema),
+  });
 
-/** A single-turn entry whose `function` docs are checked separately (one `functionDocSchema` check per distinct doc). */
-export const singleTurnEntryWithoutDocsSchema = singleTurnEntrySchema.extend({
-  function: z.array(z.unknown()),
-});
+  /** A single-turn entry whose `function` docs are checked separately (one `functionDocSchema` check per distinct doc). */
+  const singleTurnEntryWithoutDocsSchema = singleTurnEntrySchema.extend({
+    function: z.array(z.unknown()),
+  });
 
-/** Multi-turn entry (`multi_turn_*`); `function` is filled in from the class docs at load time. */
-export const multiTurnEntrySchema = z.looseObject({
-  id: idSchema,
-  question: questionSchema,
-  initial_config: z.record(z.string(), z.record(z.string(), z.unknown())),
-  path: z.array(z.string()),
-  involved_classes: z.array(z.string().min(1)).min(1),
-  /** Turn index (as a string) → names of the function docs held out until that turn (miss_func). */
-  missed_function: z.record(z.string().regex(/^\d+$/, 'turn index'), z.array(z.string())).optional(),
-  excluded_function: z.array(z.string()).optional(),
-});
+  /** Multi-turn entry (`multi_turn_*`); `function` is filled in from the class docs at load time. */
+  const multiTurnEntrySchema = z.looseObject({
+    id: idSchema,
+    question: questionSchema,
+    initial_config: z.record(z.string(), z.record(z.string(), z.unknown())),
+    path: z.array(z.string()),
+    involved_classes: z.array(z.string().min(1)).min(1),
+    /** Turn index (as a string) → names of the function docs held out until that turn (miss_func). */
+    missed_function: z.record(z.string().regex(/^\d+$/, 'turn index'), z.array(z.string())).optional(),
+    excluded_function: z.array(z.string()).optional(),
+  });
 
-/** Web-search entry (shared by `web_search_base` and `web_search_no_snippet`). */
-export const webSearchEntrySchema = z.looseObject({
-  id: idSchema,
-  question: questionSchema,
-  involved_classes: z.array(z.string().min(1)).min(1),
-});
+  /** Web-search entry (shared by `web_search_base` and `web_search_no_snippet`). */
+  const webSearchEntrySchema = z.looseObject({
+    id: idSchema,
+    question: questionSchema,
+    involved_classes: z.array(z.string().min(1)).min(1),
+  });
 
-/** Memory question entry (shared by the three memory backends). */
-export const memoryEntrySchema = z.looseObject({
-  id: idSchema,
-  question: questionSchema,
-  involved_classes: z.array(z.string().min(1)).min(1),
-  scenario: z.enum(MEMORY_SCENARIO_NAME),
-});
+  /** Memory question entry (shared by the three memory backends). */
+  const memoryEntrySchema = z.looseObject({
+    id: idSchema,
+    question: questionSchema,
+    involved_classes: z.array(z.string().min(1)).min(1),
+    scenario: z.enum(MEMORY_SCENARIO_NAME),
+  });
 
-/** Memory prerequisite conversation (`memory_prereq_conversation/memory_<scenario>.json`). */
-export const memoryPrereqEntrySchema = memoryEntrySchema.extend({
-  topic: z.string(),
-});
+  /** Memory prerequisite conversation (`memory_prereq_conversation/memory_<scenario>.json`). */
+  const memoryPrereqEntrySchema = memoryEntrySchema.extend({
+    topic: z.string(),
+  });
 
-// ---------------------------------------------------------------------------------------------
-// Possible answers
+  // ---------------------------------------------------------------------------------------------
+  // Possible answers
 
-/** One expected call: `{func_name: {param: [acceptable values...]}}` (exactly one function name). */
-export const astExpectedCallSchema = z
-  .record(z.string(), z.record(z.string(), z.array(z.unknown())))
-  .refine((call) => Object.keys(call).length === 1, 'an expected call must name exactly one function');
+  /** One expected call: `{func_name: {param: [acceptable values...]}}` (exactly one function name). */
+  const astExpectedCallSchema = z
+    .record(z.string(), z.record(z.string(), z.array(z.unknown())))
+    .refine((call) => Object.keys(call).length === 1, 'an expected call must name exactly one function');
 
-/** Ground truth of AST categories (`simple_*`, `multiple`, `parallel*`, `live_*`). */
-export const astPossibleAnswerSchema = z.looseObject({
-  id: idSchema,
-  ground_truth: z.array(astExpectedCallSchema),
-});
+  /** Ground truth of AST categories (`simple_*`, `multiple`, `parallel*`, `live_*`). */
+  const astPossibleAnswerSchema = z.looseObject({
+    id: idSchema,
+    ground_truth: z.array(astExpectedCallSchema),
+  });
 
-/** Ground truth of multi-turn categories: per turn, a list of Python call strings. */
-export const multiTurnPossibleAnswerSchema = z.looseObject({
-  id: idSchema,
-  ground_truth: z.array(z.array(z.string())),
-});
+  /** Ground truth of multi-turn categories: per turn, a list of Python call strings. */
+  const multiTurnPossibleAnswerSchema = z.looseObject({
+    id: idSchema,
+    ground_truth: z.array(z.array(z.string())),
+  });
 
-/** Ground truth of web search: acceptable answer strings. */
-export const webSearchPossibleAnswerSchema = z.looseObject({
-  id: idSchema,
-  ground_truth: z.array(z.string()),
-  /** The hops behind the answer (`{subquestion, answer, source}` dicts); not used for scoring. */
-  source: z.array(z.unknown()).optional(),
-  num_hops: z.number().int().optional(),
-});
+  /** Ground truth of web search: acceptable answer strings. */
+  const webSearchPossibleAnswerSchema = z.looseObject({
+    id: idSchema,
+    ground_truth: z.array(z.string()),
+    /** The hops behind the answer (`{subquestion, answer, source}` dicts); not used for scoring. */
+    source: z.array(z.unknown()).optional(),
+    num_hops: z.number().int().optional(),
+  });
 
-/** Ground truth of memory: acceptable answer strings. */
-export const memoryPossibleAnswerSchema = z.looseObject({
-  id: idSchema,
-  ground_truth: z.array(z.string()),
-  source: z.string().nullable().optional(),
-});
+  /** Ground truth of memory: acceptable answer strings. */
+  const memoryPossibleAnswerSchema = z.looseObject({
+    id: idSchema,
+    ground_truth: z.array(z.string()),
+    source: z.string().nullable().optional(),
+  });
 
-// ---------------------------------------------------------------------------------------------
-// Whole-file JSON documents
+  // ---------------------------------------------------------------------------------------------
+  // Whole-file JSON documents
 
-/** A category → entry ids file (`test_case_ids_to_generate.json`, the format-sensitivity id file). */
-export const categoryIdListSchema = z.record(z.string(), z.array(z.string()));
+  /** A category → entry ids file (`test_case_ids_to_generate.json`, the format-sensitivity id file). */
+  const categoryIdListSchema = z.record(z.string(), z.array(z.string()));
 
-/** `BFCL_v4_format_sensitivity.json`: category → ids of the entries that are re-asked in 26 formats. */
-export const formatSensitivityIdsSchema = categoryIdListSchema;
+  /** `BFCL_v4_format_sensitivity.json`: category → ids of the entries that are re-asked in 26 formats. */
+  const formatSensitivityIdsSchema = categoryIdListSchema;
 
-/** `long_context.json`: the filler lists of the reference's long_context.py, by constant name. */
-export const longContextSchema = z.record(z.string(), z.unknown());
+  /** `long_context.json`: the filler lists of the reference's long_context.py, by constant name. */
+  const longContextSchema = z.record(z.string(), z.unknown());
+
+  return {
+    messageSchema,
+    questionSchema,
+    paramPropertySchema,
+    functionParametersSchema,
+    functionDocSchema,
+    multiTurnFunctionDocSchema,
+    singleTurnEntrySchema,
+    singleTurnEntryWithoutDocsSchema,
+    multiTurnEntrySchema,
+    webSearchEntrySchema,
+    memoryEntrySchema,
+    memoryPrereqEntrySchema,
+    astExpectedCallSchema,
+    astPossibleAnswerSchema,
+    multiTurnPossibleAnswerSchema,
+    webSearchPossibleAnswerSchema,
+    memoryPossibleAnswerSchema,
+    categoryIdListSchema,
+    formatSensitivityIdsSchema,
+    longContextSchema,
+  };
+}
+
+export type DatasetSchemas = ReturnType<typeof buildDatasetSchemas>;
+export type DatasetSchemaName = keyof DatasetSchemas;
+
+let built: DatasetSchemas | undefined;
+
+/** The dataset files' schemas (built once, when first asked for). */
+export function datasetSchemas(): DatasetSchemas {
+  built ??= buildDatasetSchemas();
+  return built;
+}
 
 // ---------------------------------------------------------------------------------------------
 // What the loader returns

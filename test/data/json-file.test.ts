@@ -10,8 +10,10 @@ import { toPlain } from '../../src/data/plain.js';
 import { listResultFiles } from '../../src/data/result-files.js';
 import { jsonDumps } from '../../src/py/json.js';
 import { PY_ELLIPSIS, PySet, PyTuple, pyDict, type PyDict, type PyValue } from '../../src/py/value.js';
-import { functionDocSchema, singleTurnEntrySchema, singleTurnEntryWithoutDocsSchema } from '../../src/spec/schemas.js';
+import { datasetSchemas } from '../../src/spec/schemas.js';
 import { DatasetError } from '../../src/util/errors.js';
+
+const { functionDocSchema, singleTurnEntrySchema, singleTurnEntryWithoutDocsSchema } = datasetSchemas();
 
 const anyObject = z.looseObject({ id: z.string() });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import {
+import { datasetSchemas } from '../../src/spec/schemas.js';
+
+const {
   astPossibleAnswerSchema,
   formatSensitivityIdsSchema,
   memoryEntrySchema,
@@ -12,7 +14,7 @@ import {
   singleTurnEntrySchema,
   webSearchEntrySchema,
   webSearchPossibleAnswerSchema,
-} from '../../src/spec/schemas.js';
+} = datasetSchemas();
 
 const doc = {
   name: 'math.factorial',
@@ -26,6 +28,12 @@ function firstIssue(schema: { safeParse(v: unknown): { success: boolean; error?:
   const result = schema.safeParse(value);
   return result.success ? 'ok' : result.error!.issues[0]!.path.map(String).join('.');
 }
+
+describe('datasetSchemas', () => {
+  it('builds the schemas once, when first asked for', () => {
+    expect(datasetSchemas()).toBe(datasetSchemas());
+  });
+});
 
 describe('question entry schemas', () => {
   it('accepts the official shapes and keeps unknown fields', () => {
