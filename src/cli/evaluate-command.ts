@@ -86,7 +86,8 @@ function percent(correct: number, total: number): string {
 
 /** `bfcl evaluate`: score files per category, the leaderboard CSVs, and a terminal summary. */
 export async function runEvaluateCommand(options: EvaluateOptions & EvaluateReportOptions, io: CliIo): Promise<number> {
-  const started = performance.now();
+  // hrtime, not `performance`: the global `performance` loads perf_hooks on first use (about 1 ms).
+  const started = process.hrtime.bigint();
   const dataset = openCommandDataset(options.dataDir, io);
   warnOnDatasetDrift({ resultDir: options.resultDir, models: options.models, categories: options.testCategories, dataset, warn: io.stderr });
   const summary = await runEvaluationInParallel({
@@ -142,7 +143,7 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
   } else {
     io.stdout(renderScoreTable(leaderboard.overall) + '\n');
   }
-  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  const seconds = (Number(process.hrtime.bigint() - started) / 1e9).toFixed(2);
   io.stderr(`Evaluated ${summary.evaluated.length} result files in ${seconds} s. Score files and CSVs are in ${options.scoreDir}\n`);
 
   const failed = gates.filter((g) => !g.passed);
