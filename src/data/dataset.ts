@@ -31,6 +31,7 @@ import { addAgenticSystemPrompt, processMemoryScenario, processWebSearchEntries 
 import { DATA_LAYOUT, resolveDataDir } from './data-dir.js';
 import { funcDocFileOf, populateFunctionDocs } from './function-docs.js';
 import { readJsonFile, readJsonLinesFile, type SharedItems } from './json-file.js';
+import { LineTexts, lineTextsOf, type StoredLineTexts } from './line-texts.js';
 import { NO_CACHE, type ParsedFileCache } from './parsed-file-cache.js';
 import { addLanguageSpecificHint } from './language-hint.js';
 import { toPossibleAnswer, toTestEntry } from './test-entry.js';
@@ -58,9 +59,27 @@ export interface SelectedEntries {
   readonly entries: TestEntry[];
 }
 
+/** A JSON-lines file as read: its dicts, and their member texts when the parse cache kept them. */
+interface LineFile {
+  readonly dicts: readonly PyDict[];
+  readonly texts: LineTexts | undefined;
+}
+
+/** What the parse cache keeps of a JSON-lines file: the dicts, and their member texts when stored. */
+type ParsedLines = readonly [dicts: PyDict[], texts?: StoredLineTexts];
+
+/**
+ * The stored `json.dumps` texts of a category's entries and ground truth, `prompts` by index in
+ * `loadTestEntries` and `answers` in `loadPossibleAnswers` (see src/data/line-texts.ts).
+ */
+export interface CategoryLineTexts {
+  readonly prompts: LineTexts | undefined;
+  readonly answers: LineTexts | undefined;
+}
+
 /** A dataset directory in the official layout, read lazily and cached per file. */
 export class BfclDataset {
-  private readonly lineFiles = new Map<string, readonly PyDict[]>();
+  private readonly lineFiles = new Map<string, LineFile>();
   private readonly jsonFiles = new Map<string, PyValue>();
   private readonly docsByClass = new Map<string, readonly PyValue[]>();
   /** Whether files are checked against their schemas when first read. */
@@ -129,6 +148,18 @@ export class BfclDataset {
     return { categories, entries };
   }
 
+  /**
+   * The stored member texts of a category's data and ground-truth files, for the categories whose
+   * entries `loadTestEntries` makes one per line, in line order; undefined where there are none.
+   */
+  categoryLineTexts(category: Category): CategoryLineTexts {
+    const oneEntryPerLine = !isFormatSensitivity(category) && !isWebSearch(category) && !isMemory(category);
+    return {
+      prompts: oneEntryPerLine ? this.questionFile(category).texts : undefined,
+      answers: oneEntryPerLine && getCategoryInfo(category).hasPossibleAnswer ? this.possibleAnswerFile(category).texts : undefined,
+    };
+  }
+
   /** Docs of a simulated class (`multi_turn_func_doc/<file>`), in file order. */
   functionDocs(className: string, entryId = '?'): readonly PyValue[] {
     // Asked for once per class of every multi-turn entry (about 1,500 times for a real run).
@@ -166,6 +197,10 @@ export class BfclDataset {
 
   /** Question dicts of a category's data file (v3 file names accepted as a fallback). */
   private questionDicts(category: Category): readonly PyDict[] {
+    return this.questionFile(category).dicts;
+  }
+
+  private questionFile(category: Category): LineFile {
     const info = getCategoryInfo(category);
     const schema = isMultiTurn(category)
       ? 'multiTurnEntrySchema'
@@ -188,6 +223,10 @@ export class BfclDataset {
   }
 
   private possibleAnswerDicts(category: Category): readonly PyDict[] {
+    return this.possibleAnswerFile(category).dicts;
+  }
+
+  private possibleAnswerFile(category: Category): LineFile {
     const info = getCategoryInfo(category);
     const schema = isMultiTurn(category)
       ? 'multiTurnPossibleAnswerSchema'
@@ -204,12 +243,13 @@ export class BfclDataset {
    * The v4 file, or else the v3 one. Ids of v3 files of renamed categories are rewritten to the
    * v4 names (`simple_3` → `simple_python_3`) so that every id-based rule sees a v4 category.
    */
-  private readCategoryFile(category: Category, v4File: string, v3File: string | undefined, schema: DatasetSchemaName): readonly PyDict[] {
-    if (v3File === undefined || existsSync(v4File) || !existsSync(v3File)) return this.readLines(v4File, schema);
+  private readCategoryFile(category: Category, v4File: string, v3File: string | undefined, schema: DatasetSchemaName): LineFile {
+    if (v3File === undefined || existsSync(v4File) || !existsSync(v3File)) return this.readLineFile(v4File, schema);
     const cached = this.lineFiles.get(v3File);
     if (cached !== undefined) return cached;
     const v3Name = v3CategoryName(category)!;
-    let dicts = this.parseLines(v3File, schema);
+    const parsed = this.parseLines(v3File, schema);
+    let dicts = parsed.dicts;
     if (V3_RENAMED_CATEGORIES.has(v3Name)) {
       dicts = dicts.map((d) => {
         const id = d.get('id') as string;
@@ -219,8 +259,10 @@ export class BfclDataset {
         return copy;
       });
     }
-    this.lineFiles.set(v3File, dicts);
-    return dicts;
+    // The texts stay with the dicts as parsed; a renamed copy shares every member but its id.
+    const file: LineFile = { dicts, texts: parsed.texts };
+    this.lineFiles.set(v3File, file);
+    return file;
   }
 
   /**
@@ -267,19 +309,26 @@ export class BfclDataset {
   }
 
   private readLines(file: string, schema: DatasetSchemaName): readonly PyDict[] {
-    let dicts = this.lineFiles.get(file);
-    if (dicts === undefined) {
-      dicts = this.parseLines(file, schema);
-      this.lineFiles.set(file, dicts);
-    }
-    return dicts;
+    return this.readLineFile(file, schema).dicts;
   }
 
-  private parseLines(file: string, schema: DatasetSchemaName): PyDict[] {
-    // The schemas are built only when a file is parsed: a cached value needs none.
-    return this.cache.read(file, this.readingWay('lines', schema), (bytes) =>
-      readJsonLinesFile(file, this.checkedWith(schema), this.sharedItemsFor(schema), bytes),
-    );
+  private readLineFile(file: string, schema: DatasetSchemaName): LineFile {
+    let lineFile = this.lineFiles.get(file);
+    if (lineFile === undefined) {
+      lineFile = this.parseLines(file, schema);
+      this.lineFiles.set(file, lineFile);
+    }
+    return lineFile;
+  }
+
+  private parseLines(file: string, schema: DatasetSchemaName): LineFile {
+    // The schemas are built only when a file is parsed: a cached value needs none. Member texts
+    // are made only for a value the cache keeps (they pay off when read back, not in this run).
+    const [dicts, stored] = this.cache.read<ParsedLines>(file, this.readingWay('lines', schema), (bytes, storing) => {
+      const parsed = readJsonLinesFile(file, this.checkedWith(schema), this.sharedItemsFor(schema), bytes);
+      return storing ? [parsed, lineTextsOf(parsed)] : [parsed];
+    });
+    return { dicts, texts: stored !== undefined && LineTexts.fits(dicts, stored) ? new LineTexts(dicts, stored) : undefined };
   }
 
   private readJson(file: string, schema: DatasetSchemaName): PyValue {
@@ -298,6 +347,7 @@ export class BfclDataset {
 
   /** How a file is read, for the cache key: its form and schema, and whether it is checked. */
   private readingWay(form: 'lines' | 'json', schema: DatasetSchemaName): string {
+    // `lines` values are [dicts, member texts?] (see ParsedLines).
     return `${form}:${schema}:${this.validate ? 'checked' : 'unchecked'}`;
   }
 }

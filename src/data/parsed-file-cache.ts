@@ -35,8 +35,10 @@ export interface ParsedFileCache {
   /**
    * `parse(bytes)` of the file's bytes, or the value an earlier `parse` gave for the same bytes
    * read the same `way`. A file that cannot be read is left to `parse`'s own error (given undefined).
+   * `storing` tells `parse` that its value will be kept for later runs (worth adding to what only
+   * pays off when read back).
    */
-  read<T>(file: string, way: string, parse: (bytes: Buffer | undefined) => T): T;
+  read<T>(file: string, way: string, parse: (bytes: Buffer | undefined, storing: boolean) => T): T;
 }
 
 /** Bump when what is stored changes shape without the code stamp changing (it always changes on rebuild). */
@@ -45,7 +47,7 @@ const CACHE_FORMAT = 'bfcl-ts parsed file v1';
 /** `parse` itself, every time: for runs with the cache turned off. */
 export const NO_CACHE: ParsedFileCache = {
   dir: undefined,
-  read: (file, _way, parse) => parse(readFileIfPresent(file)),
+  read: (file, _way, parse) => parse(readFileIfPresent(file), false),
 };
 
 export { cacheDirOf } from '../util/cache-folders.js';
@@ -105,7 +107,7 @@ export class DiskParsedFileCache implements ParsedFileCache {
     this.now = options.now ?? Date.now;
   }
 
-  read<T>(file: string, way: string, parse: (bytes: Buffer | undefined) => T): T {
+  read<T>(file: string, way: string, parse: (bytes: Buffer | undefined, storing: boolean) => T): T {
     const stat = statIfPresent(file);
     const record = stat === undefined ? undefined : join(this.buildDir, `${pathKeyOf(file, way)}${STAT_RECORD}`);
     const recordedKey = record === undefined ? undefined : keyInRecord(readFileIfPresent(record), signatureOf(stat!));
@@ -116,7 +118,7 @@ export class DiskParsedFileCache implements ParsedFileCache {
       return byStat.value as T;
     }
     const bytes = readFileIfPresent(file);
-    if (bytes === undefined) return parse(undefined);
+    if (bytes === undefined) return parse(undefined, false);
     const key = keyOf(bytes, way);
     const blob = this.blobOf(key);
     const stored = this.load(blob);
@@ -127,10 +129,11 @@ export class DiskParsedFileCache implements ParsedFileCache {
       return stored.value as T;
     }
     this.counts.parsed++;
-    const value = parse(bytes);
     // Stored the second time a file is parsed: a one-off run (a fresh CI machine) only leaves a
     // marker, instead of paying to serialize and write what no later run will read.
-    if (!this.parsedBefore(blob)) this.markParsed(blob);
+    const storing = this.parsedBefore(blob);
+    const value = parse(bytes, storing);
+    if (!storing) this.markParsed(blob);
     else if (this.store(blob, value)) this.remember(record, stat, key);
     return value;
   }
@@ -242,8 +245,8 @@ function keyInRecord(record: Buffer | undefined, signature: string): string | un
 }
 
 /**
- * Only what JSON parsing makes (null, booleans, numbers, bigints, strings, arrays, Maps) is stored:
- * V8's serialization would turn any class instance into a plain object.
+ * Only what JSON parsing makes (null, booleans, numbers, bigints, strings, arrays, Maps), and
+ * Buffers, is stored: V8's serialization would turn any other class instance into a plain object.
  */
 function isPlainData(value: unknown): boolean {
   if (value === null) return true;
@@ -255,6 +258,7 @@ function isPlainData(value: unknown): boolean {
       return true;
     case 'object':
       if (Array.isArray(value)) return value.every(isPlainData);
+      if (Buffer.isBuffer(value)) return true;
       if (value instanceof Map) {
         for (const [k, v] of value as Map<unknown, unknown>) if (!isPlainData(k) || !isPlainData(v)) return false;
         return true;

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { BfclDataset } from '../../src/data/dataset.js';
 import { packageDataDir } from '../../src/data/data-dir.js';
 import { DiskParsedFileCache, NO_CACHE, SETTLED_MS, cacheDirOf, parsedFileCache, type ParsedFileCache } from '../../src/data/parsed-file-cache.js';
-import { PyTuple, type PyValue } from '../../src/py/value.js';
+import { jsonDumps } from '../../src/py/json.js';
+import { KnownJsonText } from '../../src/py/known-json-text.js';
+import { PyTuple, type PyDict, type PyValue } from '../../src/py/value.js';
 import { ALL_CATEGORIES, getCategoryInfo } from '../../src/spec/categories.js';
 import { DatasetError } from '../../src/util/errors.js';
 import { filesUnder } from '../../src/util/files-under.js';
@@ -33,14 +35,18 @@ function tempDir(): string {
 /** A cache, and a parse function that counts its calls. */
 function countingParse(value: (text: string) => unknown = (text) => text.length) {
   let calls = 0;
+  const storing: boolean[] = [];
   return {
-    parse: (bytes: Buffer | undefined) => {
+    parse: (bytes: Buffer | undefined, willStore: boolean) => {
       calls++;
+      storing.push(willStore);
       return value(bytes?.toString('utf8') ?? '');
     },
     get calls() {
       return calls;
     },
+    /** What each call was told about the cache keeping its value. */
+    storing,
   };
 }
 
@@ -66,6 +72,7 @@ describe('DiskParsedFileCache', () => {
     const stored: PyValue = new Map<string, PyValue>([
       ['b', 1n],
       ['a', [1.0, -0, 2n ** 70n, 'é\ud800', null, true, new Map([[3n, 'three']])]],
+      ['bytes', Buffer.from('é€', 'utf8') as unknown as PyValue],
     ]);
     const counter = countingParse(() => stored);
     const read = () => new DiskParsedFileCache(join(dir, 'cache'), stamp('b1')).read(file, 'lines:x:checked', counter.parse);
@@ -79,8 +86,11 @@ describe('DiskParsedFileCache', () => {
     // Later runs read it back.
     const served = read();
     expect(counter.calls).toBe(2);
+    // Only the parse whose value is stored is told so.
+    expect(counter.storing).toEqual([false, true]);
     expect(served).not.toBe(stored);
     expect(typed(served)).toEqual(typed(stored));
+    expect(((served as Map<string, PyValue>).get('bytes') as unknown as Buffer).toString('utf8')).toBe('é€');
   });
 
   it('parses again when the bytes, the way of reading or the build change', () => {
@@ -293,6 +303,41 @@ describe('a dataset read through the cache', () => {
     expect(marking).toEqual(plain);
     expect(storing).toEqual(plain);
     expect(stored).toEqual(plain);
+  });
+
+  it("keeps the json.dumps texts of entries and ground truth with a stored file, and they are the score file's texts", () => {
+    const cacheDir = tempDir();
+    const open = () => new BfclDataset(packageDataDir(), { cache: parsedFileCache(cacheDir) });
+    const categories = ['simple_python', 'live_multiple', 'live_irrelevance', 'multi_turn_base', 'multi_turn_miss_func'] as const;
+    const scoreText = (value: PyValue): string => jsonDumps(value, { ensureAscii: false, strFallback: true });
+    // Marked, then stored (with the texts), then read back.
+    for (let run = 0; run < 3; run++) {
+      const dataset = open();
+      for (const category of categories) {
+        const texts = dataset.categoryLineTexts(category);
+        expect(texts.prompts !== undefined, `${category}, run ${run}`).toBe(run > 0);
+        if (run === 0) continue;
+        const entries = dataset.loadTestEntries(category, { includePrereq: false, includeLanguageHint: false });
+        const answers = getCategoryInfo(category).hasPossibleAnswer ? dataset.loadPossibleAnswers(category) : undefined;
+        expect(texts.answers !== undefined).toBe(answers !== undefined);
+        entries.forEach((entry, i) => {
+          // The prompt a multi-turn score record holds: the entry without its (added) function docs.
+          const prompt: PyDict = new Map(entry.raw);
+          prompt.delete('function');
+          for (const value of [entry.raw, prompt]) {
+            const known = texts.prompts!.withKnownText(i, value);
+            expect(known).toBeInstanceOf(KnownJsonText);
+            expect(scoreText(known)).toBe(scoreText(value));
+          }
+          if (answers === undefined) return;
+          const known = texts.answers!.withKnownText(i, answers[i]!.groundTruth);
+          expect(known).toBeInstanceOf(KnownJsonText);
+          expect(scoreText(known)).toBe(scoreText(answers[i]!.groundTruth));
+        });
+      }
+    }
+    // Without the cache there are none (making them only pays off when they are read back).
+    expect(new BfclDataset(packageDataDir()).categoryLineTexts('simple_python')).toEqual({ prompts: undefined, answers: undefined });
   });
 
   it.skipIf(OFFICIAL_DATA_DIR === undefined)('loads exactly what a dataset without the cache loads (official data, BFCL_DATA_DIR)', () => {
