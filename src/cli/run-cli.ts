@@ -59,4 +59,7 @@ function exitCodeOf(e: unknown, io: CliIo): number {
  */
 export async function runBinary(argv: readonly string[]): Promise<void> {
   process.exitCode = await runCli(argv);
+  // Leaving at once skips tearing down the heaps (5-8 ms of every `bfcl evaluate`). Only when no
+  // output is still queued (writes to pipes are asynchronous on macOS); else node drains it first.
+  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit();
 }
