@@ -6,12 +6,14 @@
  */
 
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { lazySimContext } from '../sim/simulated-api.js';
 import { getCategoryInfo } from '../spec/categories.js';
 import { lazyWorkerThreads } from '../util/lazy-builtins.js';
+import { scavengeWithoutHelpersWhenLanesFillCpus } from '../util/v8-tuning.js';
 import {
   planEvaluation,
   runEvaluationJob,
@@ -97,6 +99,7 @@ export async function runEvaluationInParallel(options: ParallelEvaluateOptions):
 
   const script = options.threads > 1 ? workerScript() : undefined;
   const lanes = script === undefined ? [plan.jobs.map((_, index) => index)] : jobLanes(plan.jobs, options);
+  scavengeWithoutHelpersWhenLanesFillCpus(lanes.filter((lane) => lane.length > 0).length, availableParallelism());
 
   const workers = lanes.slice(1).filter((lane) => lane.length > 0).map((lane) =>
     runLane(

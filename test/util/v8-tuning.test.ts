@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 const setFlagsFromString = vi.fn();
 vi.mock('node:v8', async (importOriginal) => ({ ...(await importOriginal<typeof import('node:v8')>()), setFlagsFromString }));
 
-const { BATCH_INTERRUPT_BUDGET, tuneV8ForBatchWork } = await import('../../src/util/v8-tuning.js');
+const { BATCH_INTERRUPT_BUDGET, scavengeWithoutHelpersWhenLanesFillCpus, tuneV8ForBatchWork } = await import('../../src/util/v8-tuning.js');
 
 describe('tuneV8ForBatchWork', () => {
   beforeEach(() => setFlagsFromString.mockClear());
@@ -15,6 +15,24 @@ describe('tuneV8ForBatchWork', () => {
 
   it('leaves a budget given to node alone', () => {
     tuneV8ForBatchWork(['--max-old-space-size=4096', '--interrupt-budget=100000']);
+    expect(setFlagsFromString).not.toHaveBeenCalled();
+  });
+});
+
+describe('scavengeWithoutHelpersWhenLanesFillCpus', () => {
+  beforeEach(() => setFlagsFromString.mockClear());
+
+  it('turns off parallel scavenging when the lanes keep every CPU busy', () => {
+    expect(scavengeWithoutHelpersWhenLanesFillCpus(2, 2, [])).toBe(true);
+    expect(scavengeWithoutHelpersWhenLanesFillCpus(8, 4, [])).toBe(true);
+    expect(setFlagsFromString.mock.calls).toEqual([['--no-parallel-scavenge'], ['--no-parallel-scavenge']]);
+  });
+
+  it('keeps the helpers while a CPU is left over, for a single lane, and when node was told about it', () => {
+    expect(scavengeWithoutHelpersWhenLanesFillCpus(2, 4, [])).toBe(false);
+    expect(scavengeWithoutHelpersWhenLanesFillCpus(1, 1, [])).toBe(false);
+    expect(scavengeWithoutHelpersWhenLanesFillCpus(2, 2, ['--parallel-scavenge'])).toBe(false);
+    expect(scavengeWithoutHelpersWhenLanesFillCpus(2, 2, ['--single-threaded-gc'])).toBe(false);
     expect(setFlagsFromString).not.toHaveBeenCalled();
   });
 });
