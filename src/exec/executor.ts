@@ -28,8 +28,10 @@ export interface ExecutorOptions {
 type Callable = (...args: PyValue[]) => PyValue;
 
 interface ResolvedCallee {
+  /** `ClassName.method`, for error messages. */
   readonly qualname: string;
-  readonly fn: Callable;
+  readonly instance: SimulatedApi;
+  readonly method: Callable;
   readonly params: SimulatedApi['_signatures'][string];
 }
 
@@ -246,7 +248,7 @@ export class EntryExecutor {
       throw new PyException('AttributeError', `'${instance._className}' object has no attribute '${attr}'`);
     }
     const method = (instance as unknown as Record<string, Callable>)[attr]!;
-    return { qualname: `${instance._className}.${attr}`, fn: method.bind(instance), params };
+    return { qualname: `${instance._className}.${attr}`, instance, method, params };
   }
 
   private resolveCallee(func: ExprNode): ResolvedCallee {
@@ -271,7 +273,9 @@ export class EntryExecutor {
   private call(node: CallNode): PyValue {
     const callee = this.resolveCallee(node.func);
     const positional: PyValue[] = [];
-    for (const arg of node.args) {
+    // Index loops: every simulated call runs through here, mostly in V8's unoptimized tiers.
+    for (let i = 0; i < node.args.length; i++) {
+      const arg = node.args[i]!;
       if (arg.type === 'Starred') {
         const value = this.evaluate(arg.value);
         if (Array.isArray(value)) positional.push(...value);
@@ -282,7 +286,8 @@ export class EntryExecutor {
       }
     }
     const keywords: [string, PyValue][] = [];
-    for (const kw of node.keywords) {
+    for (let i = 0; i < node.keywords.length; i++) {
+      const kw = node.keywords[i]!;
       const value = this.evaluate(kw.value);
       if (kw.arg !== null) {
         keywords.push([kw.arg, value]);
@@ -296,6 +301,6 @@ export class EntryExecutor {
       }
     }
     const args = bindArguments(callee.qualname, callee.params, positional, keywords);
-    return callee.fn(...args);
+    return callee.method.apply(callee.instance, args);
   }
 }

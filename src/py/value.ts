@@ -197,16 +197,8 @@ export function pyEquals(a: PyValue, b: PyValue): boolean {
     return nb !== undefined && na == nb;
   }
   if (a === null || b === null || typeof a === 'string' || typeof b === 'string') return false;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEquals(x, b[i]!));
-  }
-  if (a instanceof PyTuple) {
-    return (
-      b instanceof PyTuple &&
-      a.items.length === b.items.length &&
-      a.items.every((x, i) => pyEquals(x, b.items[i]!))
-    );
-  }
+  if (Array.isArray(a)) return Array.isArray(b) && sameItems(a, b);
+  if (a instanceof PyTuple) return b instanceof PyTuple && sameItems(a.items, b.items);
   if (a instanceof Map) {
     if (!(b instanceof Map) || a.size !== b.size) return false;
     // forEach, not for-of: no [key, value] array per entry in cold code.
@@ -225,6 +217,13 @@ export function pyEquals(a: PyValue, b: PyValue): boolean {
   }
   if (typeof a === 'object' && 'pyEquals' in a) return a.pyEquals(b);
   return false;
+}
+
+/** Item-wise `==` of two lists (an index loop: no closure per comparison of the states' lists). */
+function sameItems(a: readonly PyValue[], b: readonly PyValue[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!pyEquals(a[i]!, b[i]!)) return false;
+  return true;
 }
 
 /** `d.get(k)` with Python key equality (so `1`, `1.0` and `True` find the same entry). */

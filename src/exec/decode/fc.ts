@@ -82,7 +82,13 @@ export function convertToFunctionCall(raw: PyValue): string[] {
     for (const [name, rawArgs] of functionCall) {
       const args = typeof rawArgs === 'string' ? pyJsonLoads(rawArgs) : rawArgs;
       if (!(args instanceof Map)) throw noAttribute(args, 'items');
-      const argsText = [...args].map(([k, v]) => `${pyStr(k)}=${pyRepr(v)}`).join(',');
+      // forEach, not a spread of entries: no [key, value] array per argument.
+      let argsText = '';
+      let separator = '';
+      args.forEach((v, k) => {
+        argsText += `${separator}${pyStr(k)}=${pyRepr(v)}`;
+        separator = ',';
+      });
       out.push(`${pyStr(name)}(${argsText})`);
     }
   }
