@@ -123,6 +123,12 @@ const FAST_PATH_CASES = [
   '[-0, 0, -1, 10]',
   '{"__proto__": {"a": 1}, "constructor": 2}',
   '[{"a": "}{\\"a\\": ", "b": "x\\\\"}, {"a": "{", "b": 1}, "a"]',
+  // Keys of one length that differ, the same key in a sibling and in a child (no repeat), a repeat
+  // after a nested object closed, and a repeat in an object after its child's keys.
+  '{"ab": 1, "cd": 2, "ac": {"ab": 3, "ab": [4]}}',
+  '[{"a": 1}, {"a": 2, "b": {"a": {"a": 3}}}]',
+  '{"a": {"b": 1, "c": {"d": 2}}, "b": 3, "a": 4}',
+  '{"x": [{"y": 1, "z": 2}], "y": 3, "z": 4, "x": 5}',
   // Objects past the list size of the repeated-key check: a repeat early, late, and none.
   manyKeys(40, ['k3', 'k30']),
   manyKeys(40, ['k20', 'k35']),
