@@ -172,22 +172,24 @@ export class EntryExecutor {
    * contains a method call pattern — which the reference's rewrite edits too — is the rewritten
    * text parsed instead, so that the literal carries the same edited content.
    */
-  private parseForExecution(call: string, rewritten: string): ExprNode {
+  private parseForExecution(call: string): ExprNode {
     const original = parseCall(call);
     const rewritesStrings =
       original.stringsLoseSpaces || original.namesCalledInStrings.some((name) => this.instanceNameByMethod.has(name));
-    const { parsed } = rewritesStrings || !original.parsed.ok ? parseCall(rewritten) : original;
+    const { parsed } = rewritesStrings || !original.parsed.ok ? parseCall(prefixMethodCalls(call, this.instanceNameByMethod)) : original;
     // eval()'s syntax rules and its "<string>" file name.
     if (!parsed.ok) throw new PyException(parsed.error.pyType, parsed.error.format('<string>'));
     return parsed.node;
   }
 
   private executeOne(call: string): string {
-    const rewritten = prefixMethodCalls(call, this.instanceNameByMethod);
     try {
-      const forbidden = forbiddenCallName(rewritten);
+      // The safety check reads the rewritten text up to its first `(`, which is the rewrite of the
+      // text up to the first `(` (the rewrite adds no parenthesis): no need to rewrite the whole call.
+      const paren = call.indexOf('(');
+      const forbidden = forbiddenCallName(prefixMethodCalls(paren === -1 ? call : call.slice(0, paren + 1), this.instanceNameByMethod));
       if (forbidden !== undefined) throw new PyException('Exception', `Function call ${forbidden} is not allowed.`);
-      return serializeResult(this.evaluate(this.parseForExecution(call, rewritten)));
+      return serializeResult(this.evaluate(this.parseForExecution(call)));
     } catch (error) {
       if (error instanceof PyException) return executionErrorText(error.message);
       if (error instanceof RangeError) return executionErrorText('maximum recursion depth exceeded');
