@@ -8,13 +8,16 @@ const { BATCH_INTERRUPT_BUDGET, scavengeWithoutHelpersWhenLanesFillCpus, tuneV8F
 describe('tuneV8ForBatchWork', () => {
   beforeEach(() => setFlagsFromString.mockClear());
 
-  it('raises the interrupt budget', () => {
+  it('raises the interrupt budget and compiles regular expressions at once', () => {
     tuneV8ForBatchWork([]);
-    expect(setFlagsFromString).toHaveBeenCalledWith(`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`);
+    expect(setFlagsFromString.mock.calls).toEqual([[`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`], ['--no-regexp-tier-up']]);
   });
 
-  it('leaves a budget given to node alone', () => {
+  it('leaves what node was told alone', () => {
     tuneV8ForBatchWork(['--max-old-space-size=4096', '--interrupt-budget=100000']);
+    expect(setFlagsFromString.mock.calls).toEqual([['--no-regexp-tier-up']]);
+    setFlagsFromString.mockClear();
+    tuneV8ForBatchWork(['--interrupt-budget=100000', '--regexp-tier-up']);
     expect(setFlagsFromString).not.toHaveBeenCalled();
   });
 });
