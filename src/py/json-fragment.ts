@@ -7,10 +7,10 @@
 
 import { dumpsShapedContainer, unicodeTextOfDumpsTokens } from './dumps-shaped.js';
 import { JsonReader, canonicalFloatEnd, decodeEscapes, floatText, isIntegerToken, isJsonWhitespace, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
-import { pyRepr } from './repr.js';
-import { PyObject, pyEquals, pyTypeName, type PyValue } from './value.js';
+import { JsonStandIn } from './known-json-text.js';
+import type { PyValue } from './value.js';
 
-export class JsonFragment extends PyObject {
+export class JsonFragment extends JsonStandIn {
   private parsed: { value: PyValue } | undefined;
   private asciiText: string | undefined;
 
@@ -45,26 +45,6 @@ export class JsonFragment extends PyObject {
   get value(): PyValue {
     this.parsed ??= { value: parseJsonLossless(this.raw) };
     return this.parsed.value;
-  }
-
-  get pyTypeName(): string {
-    return pyTypeName(this.value);
-  }
-
-  pyRepr(): string {
-    return pyRepr(this.value);
-  }
-
-  override pyEquals(other: PyValue): boolean {
-    return pyEquals(this.value, other instanceof JsonFragment ? other.value : other);
-  }
-
-  override get jsonSerializable(): boolean {
-    return true;
-  }
-
-  override jsonValue(): PyValue {
-    return this.value;
   }
 
   override jsonText(ensureAscii: boolean): string {
