@@ -61,14 +61,12 @@ export class LineTexts {
   memberText(index: number, key: string, value: PyValue): string | undefined {
     const line = this.lines[index];
     if (line === undefined || line.get(key) !== value || typeof value !== 'object' || value === null) return undefined;
-    let member = this.firstMemberOf(index);
+    let position = 0;
     for (const k of line.keys()) {
       if (k === key) break;
-      member++;
+      position++;
     }
-    const ends = this.stored[1];
-    const start = member === 0 ? 0 : ends[member - 1]!;
-    return ends[member]! > start ? this.stored[0].toString('utf8', start, ends[member]) : undefined;
+    return this.textOfMember(index, position);
   }
 
   /**
@@ -80,12 +78,23 @@ export class LineTexts {
     const line = this.lines[index];
     if (line === undefined || typeof value !== 'object' || value === null) return value;
     if (value instanceof Map) return this.dictWithKnownTexts(index, value as PyDict);
-    for (const [key, member] of line) {
-      if (member !== value || typeof key !== 'string') continue;
-      const text = this.memberText(index, key, value);
-      return text === undefined ? value : new KnownJsonText(value, text);
+    let position = 0;
+    for (const member of line.values()) {
+      if (member === value) {
+        const text = this.textOfMember(index, position);
+        return text === undefined ? value : new KnownJsonText(value, text);
+      }
+      position++;
     }
     return value;
+  }
+
+  /** The stored text of the member at `position` (in key order) of line `index`; undefined when none was kept. */
+  private textOfMember(index: number, position: number): string | undefined {
+    const member = this.firstMemberOf(index) + position;
+    const ends = this.stored[1];
+    const start = member === 0 ? 0 : ends[member - 1]!;
+    return ends[member]! > start ? this.stored[0].toString('utf8', start, ends[member]) : undefined;
   }
 
   private dictWithKnownTexts(index: number, dict: PyDict): PyValue {
