@@ -88,8 +88,9 @@ export abstract class SimulatedApi {
   /** `vars(instance)` without private names, in assignment order. */
   _publicState(): [string, PyValue][] {
     const state: [string, PyValue][] = [];
-    for (const name in this) {
-      if (isPublicAttribute(this, name)) state.push([name, publicAttribute(this, name)!]);
+    const attributes = this as unknown as Record<string, PyValue>;
+    for (const name in attributes) {
+      if (isPublicAttribute(this, name)) state.push([name, attributes[name]!]);
     }
     return state;
   }
