@@ -86,10 +86,17 @@ function stringConstants(node: unknown, out: string[]): void {
   for (const key in record) if (key !== 'type') stringConstants(record[key], out);
 }
 
-function parseCall(text: string): ParsedCall {
+/**
+ * The parsed call for `text`; with `plainOnly`, undefined when the fast parser turns the text down
+ * (and it was not parsed before).
+ */
+function parseCall(text: string, plainOnly: true): ParsedCall | undefined;
+function parseCall(text: string, plainOnly?: false): ParsedCall;
+function parseCall(text: string, plainOnly = false): ParsedCall | undefined {
   let cached = parseCache.get(text);
   if (cached !== undefined) return cached;
   const simple = parseSimpleCall(text);
+  if (simple === undefined && plainOnly) return undefined;
   const parsed: ParseResult = simple === undefined ? parsePythonEval(text) : { ok: true, node: simple };
   const names: string[] = [];
   let stringsLoseSpaces = false;
@@ -170,12 +177,17 @@ export class EntryExecutor {
    * The reference prefixes method names with instance names in the text and eval()s it. We parse
    * the original text (cached) and resolve method names when calling; only when a string literal
    * contains a method call pattern — which the reference's rewrite edits too — is the rewritten
-   * text parsed instead, so that the literal carries the same edited content.
+   * text parsed instead, so that the literal carries the same edited content. A text the fast
+   * parser turns down (mostly a model's malformed call) goes straight to the full parser in its
+   * rewritten form, which is what the reference evaluates: parsing the original first only to
+   * find it broken cost a second full parse of each such call.
    */
   private parseForExecution(call: string): ExprNode {
-    const original = parseCall(call);
+    const original = parseCall(call, true);
     const rewritesStrings =
-      original.stringsLoseSpaces || original.namesCalledInStrings.some((name) => this.instanceNameByMethod.has(name));
+      original === undefined ||
+      original.stringsLoseSpaces ||
+      original.namesCalledInStrings.some((name) => this.instanceNameByMethod.has(name));
     const { parsed } = rewritesStrings || !original.parsed.ok ? parseCall(prefixMethodCalls(call, this.instanceNameByMethod)) : original;
     // eval()'s syntax rules and its "<string>" file name.
     if (!parsed.ok) throw new PyException(parsed.error.pyType, parsed.error.format('<string>'));

@@ -74,6 +74,21 @@ describe('EntryExecutor', () => {
     ]);
   });
 
+  it('runs calls the fast parser turns down in the rewritten form the reference evaluates', () => {
+    const ex = executor();
+    // A chat-template token leaked into the name (seen in real runs), a keyword without a name,
+    // adjacent literals (valid: they concatenate) and a nested call as an argument.
+    expect(
+      ex.execute(["echo<|channel|>commentary(content='x')", "pwd(='')", "touch(file_name='a' '.txt')", "cat(file_name='a' + '.txt')", 'ls()']),
+    ).toEqual([
+      'Error during execution: invalid syntax (<string>, line 1)',
+      'Error during execution: invalid syntax (<string>, line 1)',
+      'None',
+      '{"file_content": ""}',
+      '{"current_directory_content": ["notes.txt", "docs", "a.txt"]}',
+    ]);
+  });
+
   it('never reaches anything but public methods of the involved instances', () => {
     const ex = executor();
     const results = ex.execute([
