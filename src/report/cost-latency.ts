@@ -10,10 +10,14 @@ import { intTrueDivide } from '../py/numbers.js';
 import { isDict, type PyValue } from '../py/value.js';
 import { NOT_AVAILABLE, type CsvCell } from './csv-writer.js';
 import {
+  exactMomentsOf,
+  meanAndStdevOfMoments,
+  mergeExactMoments,
   numpyPercentile,
   numpyRound,
   pyStatisticsMean,
   pyStatisticsMeanAndStdev,
+  type ExactMoments,
   type PyNumber,
 } from './python-statistics.js';
 
@@ -27,6 +31,11 @@ export interface CostLatencyData {
   readonly latency: PyNumber[];
   readonly inputTokens: PyNumber[];
   readonly outputTokens: PyNumber[];
+  /**
+   * The exact moments of `latency`, taken where the data was collected (an evaluation thread):
+   * the leaderboard, at the end of a run, then only merges them.
+   */
+  readonly latencyMoments?: ExactMoments;
 }
 
 /** Prices in USD per million tokens; `null` for models without a price (locally served). */
@@ -83,7 +92,13 @@ function collectField(value: PyValue | undefined, into: PyNumber[]): void {
 export function collectCostLatency(resultEntries: readonly PyValue[]): CostLatencyData {
   const data = emptyCostLatency();
   addCostLatency(data, resultEntries);
-  return data;
+  return data.latency.length === 0 ? data : { ...data, latencyMoments: exactMomentsOf(data.latency) };
+}
+
+/** The data's latency moments when they are there and still describe its latencies. */
+function currentLatencyMoments(data: CostLatencyData): ExactMoments | undefined {
+  const moments = data.latencyMoments;
+  return moments !== undefined && moments.count === BigInt(data.latency.length) ? moments : undefined;
 }
 
 /** Append one more result file's token counts and latencies to a model's data. */
@@ -99,12 +114,19 @@ export function addCostLatency(data: CostLatencyData, resultEntries: readonly Py
 /** Concatenate several files' data in order (the caller merges per model in evaluation order). */
 export function mergeCostLatency(parts: readonly CostLatencyData[]): CostLatencyData {
   const merged = emptyCostLatency();
+  // The parts' latency moments add up, unless a part with latencies has none.
+  let moments: ExactMoments | undefined;
+  let momentsComplete = true;
   for (const part of parts) {
     merged.latency.push(...part.latency);
     merged.inputTokens.push(...part.inputTokens);
     merged.outputTokens.push(...part.outputTokens);
+    if (part.latency.length === 0) continue;
+    const own = currentLatencyMoments(part);
+    if (own === undefined) momentsComplete = false;
+    else moments = moments === undefined ? own : mergeExactMoments(moments, own);
   }
-  return merged;
+  return momentsComplete && moments !== undefined ? { ...merged, latencyMoments: moments } : merged;
 }
 
 /** Python `a * b` for an int or float count and a float price. */
@@ -145,8 +167,15 @@ export function summarizeCostLatency(data: CostLatencyData | null | undefined, p
   if (d.latency.length === 0) {
     return { cost, latencyMean: NOT_AVAILABLE, latencyStd: NOT_AVAILABLE, latency95: NOT_AVAILABLE };
   }
-  // Mean and deviation from one exact pass; a single value has no deviation (see above).
-  const { mean, stdev } = d.latency.length > 1 ? pyStatisticsMeanAndStdev(d.latency) : { mean: pyStatisticsMean(d.latency), stdev: undefined };
+  // Mean and deviation from the exact moments (taken by the evaluation threads when they collected
+  // the latencies, else here); a single value has no deviation (see above).
+  const moments = currentLatencyMoments(d);
+  const { mean, stdev } =
+    d.latency.length < 2
+      ? { mean: pyStatisticsMean(d.latency), stdev: undefined }
+      : moments === undefined
+        ? pyStatisticsMeanAndStdev(d.latency)
+        : meanAndStdevOfMoments(moments);
   return {
     cost,
     latencyMean: pyRound(mean, 2),

@@ -108,15 +108,22 @@ export function pyStatisticsMean(values: readonly PyNumber[]): PyNumber {
   return convert({ num: total.num, den: total.den * BigInt(values.length) }, isAllInts(values));
 }
 
-/** Σx and Σx² of the values, exactly: both over `den` (a power of two; `den²` for Σx²). */
-interface ExactMoments {
+/**
+ * Σx and Σx² of some values, exactly (Σx over 2**shift, Σx² over 2**(2·shift)), with their count.
+ * Moments merge, so each evaluation thread can sum the latencies of its own result files and the
+ * leaderboard only adds them up.
+ */
+export interface ExactMoments {
   readonly count: bigint;
   readonly sx: bigint;
   readonly sxx: bigint;
-  readonly den: bigint;
+  readonly shift: number;
+  /** Whether every value was an int (an integral mean is then an int, see `convert`). */
+  readonly allInts: boolean;
 }
 
-function exactMoments(values: readonly PyNumber[]): ExactMoments {
+/** The exact moments of `values`. */
+export function exactMomentsOf(values: readonly PyNumber[]): ExactMoments {
   // Over the largest power-of-two denominator among the values: shifts, no divisions.
   const ratios = values.map(binaryRatio);
   let shift = 0;
@@ -124,22 +131,33 @@ function exactMoments(values: readonly PyNumber[]): ExactMoments {
   let sx = 0n;
   let sxx = 0n;
   for (const r of ratios) {
-    const scaled = r.shift === shift ? r.num : r.num << BigInt(shift - r.shift); // x = scaled / den
+    const scaled = r.shift === shift ? r.num : r.num << BigInt(shift - r.shift); // x = scaled / 2**shift
     sx += scaled;
     sxx += scaled * scaled;
   }
-  return { count: BigInt(values.length), sx, sxx, den: 1n << BigInt(shift) };
+  return { count: BigInt(values.length), sx, sxx, shift, allInts: isAllInts(values) };
+}
+
+/** The moments of two sets of values together. */
+export function mergeExactMoments(a: ExactMoments, b: ExactMoments): ExactMoments {
+  const shift = Math.max(a.shift, b.shift);
+  const up = (m: ExactMoments): { sx: bigint; sxx: bigint } => {
+    const by = BigInt(shift - m.shift);
+    return by === 0n ? m : { sx: m.sx << by, sxx: m.sxx << (2n * by) };
+  };
+  const [ua, ub] = [up(a), up(b)];
+  return { count: a.count + b.count, sx: ua.sx + ub.sx, sxx: ua.sxx + ub.sxx, shift, allInts: a.allInts && b.allInts };
 }
 
 /** Exact sample sum of squared deviations divided by n-1 (`ss / (n - 1)` of `statistics._ss`). */
-function sampleVarianceOf({ count, sx, sxx, den }: ExactMoments, fn: string): Rational {
+function sampleVarianceOf({ count, sx, sxx, shift }: ExactMoments, fn: string): Rational {
   if (count < 2n) throw new PyException('StatisticsError', `${fn} requires at least two data points`);
   // Σ(x - mean)² = (n·Σx² - (Σx)²) / n; variance = that / (n - 1).
-  return reduce({ num: count * sxx - sx * sx, den: count * den * den * (count - 1n) });
+  return reduce({ num: count * sxx - sx * sx, den: (count * (count - 1n)) << BigInt(2 * shift) });
 }
 
 function exactSampleVariance(values: readonly PyNumber[], fn: string): Rational {
-  return sampleVarianceOf(exactMoments(values), fn);
+  return sampleVarianceOf(exactMomentsOf(values), fn);
 }
 
 /**
@@ -148,10 +166,14 @@ function exactSampleVariance(values: readonly PyNumber[], fn: string): Rational 
  */
 export function pyStatisticsMeanAndStdev(values: readonly PyNumber[]): { mean: PyNumber; stdev: number } {
   if (values.length < 2) return { mean: pyStatisticsMean(values), stdev: pyStatisticsStdev(values) };
-  const moments = exactMoments(values);
+  return meanAndStdevOfMoments(exactMomentsOf(values));
+}
+
+/** `pyStatisticsMeanAndStdev` of the values the moments were taken of (at least two). */
+export function meanAndStdevOfMoments(moments: ExactMoments): { mean: PyNumber; stdev: number } {
   const variance = sampleVarianceOf(moments, 'stdev');
   return {
-    mean: convert({ num: moments.sx, den: moments.den * moments.count }, isAllInts(values)),
+    mean: convert({ num: moments.sx, den: moments.count << BigInt(moments.shift) }, moments.allInts),
     stdev: floatSqrtOfFraction(variance.num, variance.den),
   };
 }

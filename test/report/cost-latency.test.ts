@@ -34,6 +34,23 @@ describe('collectCostLatency', () => {
     expect(data.latency).toEqual([4.0]);
   });
 
+  test('merged per-file latency moments give the statistics of all latencies together', () => {
+    const files = [
+      entries('{"latency": 0.5220794677734375}', '{"latency": [[0.3969593048095703, 2], [0.1]]}'),
+      entries(),
+      entries('{"latency": 0.8430464267730713}', '{"latency": 7}'),
+    ];
+    const merged = mergeCostLatency([emptyCostLatency(), ...files.map((file) => collectCostLatency(file))]);
+    expect(merged.latencyMoments?.count).toBe(6n);
+    const withoutMoments = { latency: merged.latency, inputTokens: [], outputTokens: [] };
+    expect(summarizeCostLatency(merged, UNPRICED)).toEqual(summarizeCostLatency(withoutMoments, UNPRICED));
+    // Latencies added after the moments were taken: the moments no longer describe them.
+    const grown = collectCostLatency(files[0]!);
+    addCostLatency(grown, entries('{"latency": 100.0}'));
+    expect(mergeCostLatency([grown]).latencyMoments).toBeUndefined();
+    expect(summarizeCostLatency(grown, UNPRICED)).toEqual(summarizeCostLatency({ ...grown, latencyMoments: undefined }, UNPRICED));
+  });
+
   test('addCostLatency and mergeCostLatency append in order', () => {
     const a = collectCostLatency(entries('{"latency": 1.0}'));
     addCostLatency(a, entries('{"latency": 2.0}'));

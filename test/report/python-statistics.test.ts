@@ -6,8 +6,11 @@ import { floatRepr } from '../../src/py/repr.js';
 import { PyException } from '../../src/py/value.js';
 import { seededRandom } from '../helpers/random.js';
 import {
+  exactMomentsOf,
   exactRatio,
   floatSqrtOfFraction,
+  meanAndStdevOfMoments,
+  mergeExactMoments,
   integerSqrt,
   numpyPercentile,
   numpyRound,
@@ -74,6 +77,28 @@ describe('statistics.mean / variance / stdev and numpy.percentile', () => {
     expect(() => pyStatisticsMean([])).toThrow(new PyException('StatisticsError', 'mean requires at least one data point'));
     expect(() => pyStatisticsStdev([1.0])).toThrow('stdev requires at least two data points');
     expect(() => pyStatisticsVariance([1.0])).toThrow('variance requires at least two data points');
+  });
+});
+
+describe('exact moments', () => {
+  test('moments of parts merge into the moments of the whole, whatever the split', () => {
+    const next = seededRandom(777);
+    for (let round = 0; round < 50; round++) {
+      const values: PyNumber[] = Array.from({ length: 2 + next(40) }, () =>
+        next(3) === 0 ? BigInt(next(100)) : (next(1_000_000) / 2 ** next(60)) * (next(2) === 0 ? 1 : -1),
+      );
+      const cut = next(values.length + 1);
+      const merged = mergeExactMoments(exactMomentsOf(values.slice(0, cut)), exactMomentsOf(values.slice(cut)));
+      expect(meanAndStdevOfMoments(merged)).toEqual(pyStatisticsMeanAndStdev(values));
+      // Σx and Σx² are the same rationals, over the same denominators.
+      expect(merged).toEqual(exactMomentsOf(values));
+    }
+  });
+
+  test('an all-int mean stays an int only when every part was all ints', () => {
+    const ints = exactMomentsOf([2n, 4n]);
+    expect(meanAndStdevOfMoments(mergeExactMoments(ints, exactMomentsOf([3n]))).mean).toBe(3n);
+    expect(meanAndStdevOfMoments(mergeExactMoments(ints, exactMomentsOf([3.0]))).mean).toBe(3);
   });
 });
 
