@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EntryExecutor } from '../../src/exec/executor.js';
-import { canonicalStateJson } from '../../src/exec/state-snapshot.js';
+import { canonicalJson, canonicalStateJson } from '../../src/exec/state-snapshot.js';
 import { parseJsonLossless } from '../../src/py/json.js';
 import type { PyDict } from '../../src/py/value.js';
 import { POST_TWEET_DEFAULT_MENTIONS, POST_TWEET_DEFAULT_TAGS } from '../../src/sim/twitter-api.js';
@@ -87,6 +87,31 @@ describe('EntryExecutor', () => {
       '{"file_content": ""}',
       '{"current_directory_content": ["notes.txt", "docs", "a.txt"]}',
     ]);
+  });
+
+  it('leaves the initial config as it was, though the file system loads from it without a copy', () => {
+    const config = parseJsonLossless(
+      JSON.stringify({
+        GorillaFileSystem: {
+          root: { alex: { type: 'directory', contents: { 'a.txt': { type: 'file', content: 'x' }, 'l.txt': { type: 'file', content: ['p', 'q'] } } } },
+        },
+        TwitterAPI: { username: 'alex', password: 'pw', authenticated: true, tweets: {}, comments: {}, retweets: {}, following_list: ['bob'], tweet_counter: 0 },
+      }),
+    ) as PyDict;
+    const before = canonicalJson(config);
+    const run = (): string[] =>
+      new EntryExecutor({
+        modelName: 'm',
+        entryId: 'multi_turn_base_1',
+        initialConfig: config,
+        involvedClasses: ['GorillaFileSystem', 'TwitterAPI'],
+        longContext: false,
+        context: { longContext: new Map() },
+      }).execute(["echo(content='new', file_name='a.txt')", "mv(source='a.txt', destination='b.txt')", "touch(file_name='c.txt')", "post_tweet(content='hi')", "follow_user(username_to_follow='zed')", 'ls()']);
+    const first = run();
+    expect(canonicalJson(config)).toBe(before);
+    // A second executor on the same config starts from the same state.
+    expect(run()).toEqual(first);
   });
 
   it('never reaches anything but public methods of the involved instances', () => {
