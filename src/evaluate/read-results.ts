@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { idInText } from '../data/json-file.js';
 import { parseJsonLossless, type ParseJsonOptions } from '../py/json.js';
@@ -76,7 +77,10 @@ export function eachLine(bytes: Buffer, visit: (text: string, index: number) => 
   let start = 0;
   for (let index = 0; ; index++) {
     const end = bytes.indexOf(0x0a, start);
-    if (visit(bytes.toString('utf8', start, end === -1 ? bytes.length : end), index) === false) return;
+    const stop = end === -1 ? bytes.length : end;
+    // An ASCII line is its own Latin-1 text, which node copies instead of running the UTF-8 decoder.
+    const encoding = isAscii(bytes.subarray(start, stop)) ? 'latin1' : 'utf8';
+    if (visit(bytes.toString(encoding, start, stop), index) === false) return;
     if (end === -1) return;
     start = end + 1;
   }

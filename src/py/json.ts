@@ -640,13 +640,24 @@ export function parseDeferredNatively(text: string, deferred: DeferredKeys): PyV
   const [key] = deferred.keys;
   const quotedKey = jsonString(key!);
   const marker = `, ${quotedKey}: `;
-  const at = text.lastIndexOf(marker);
-  if (at === -1) return text.indexOf(quotedKey) === -1 ? parseJsonNatively(text)?.value : undefined;
+  // JSON strings escape their quotes, so a marker is this object's key or a nested object's. The
+  // first one is tried first: finding it reads the id and the result, while searching from the
+  // end crosses the whole inference log. The last one is for a nested key before it (or a repeated key).
+  const first = text.indexOf(marker);
+  if (first === -1) return text.indexOf(quotedKey) === -1 ? parseJsonNatively(text)?.value : undefined;
+  const value = parseDeferredAt(text, first, marker.length, key!, deferred);
+  if (value !== undefined) return value;
+  const last = text.lastIndexOf(marker);
+  return last === first ? undefined : parseDeferredAt(text, last, marker.length, key!, deferred);
+}
+
+/** `parseDeferredNatively` with the key's marker at `at`: undefined when that is not the object's only such key. */
+function parseDeferredAt(text: string, at: number, markerLength: number, key: string, deferred: DeferredKeys): PyValue | undefined {
   // Before `, ` and after `, ` there must be members (`{, "key": 1}` and `{"key": 1, }` are not JSON).
   const head = parseJsonNatively(text.slice(0, at) + '}')?.value;
   if (!(head instanceof Map) || head.size === 0) return undefined;
   const reader = new JsonReader(text);
-  reader.i = at + marker.length;
+  reader.i = at + markerLength;
   let value: PyValue;
   try {
     value = deferred.read(reader);
@@ -658,9 +669,10 @@ export function parseDeferredNatively(text: string, deferred: DeferredKeys): PyV
   const rest = text.slice(reader.i, end);
   let tail: PyValue | undefined = new Map();
   if (rest !== '}') tail = rest.startsWith(', ') ? parseJsonNatively('{' + rest.slice(2))?.value : undefined;
-  if (!(tail instanceof Map) || (rest !== '}' && tail.size === 0)) return undefined;
+  // The key again after its value: json.loads keeps that value, which the deferred reader must read.
+  if (!(tail instanceof Map) || (rest !== '}' && tail.size === 0) || tail.has(key)) return undefined;
   // Map.set keeps a repeated key's first place and takes its last value, as json.loads does.
-  head.set(key!, value);
+  head.set(key, value);
   for (const [k, v] of tail) head.set(k, v);
   return head;
 }

@@ -143,7 +143,9 @@ describe('parseDeferredNatively (a result line around its inference log)', () =>
     ['{"id": "a", "log": "text", "n": [3]}', true],
     ['{"id": "a", "n": 1}', true],
     ['{"id": "a", "log": [1], "id": "b", "log": [2]}', true], // repeated keys: first place, last value
-    ['{"id": "a", "log": [{"x": 1, "log": [2]}]}', false], // the last `, "log": ` is inside the log
+    ['{"id": "a", "log": [{"x": 1, "log": [2]}]}', true], // the first `, "log": ` is the object's, the last one inside the log
+    ['{"id": "a", "r": {"q": 1, "log": [2]}, "log": [{"log": 3}]}', true], // nested keys before and inside the value
+    ['{"id": "a", "log": [1], "n": {"log": 2}, "log": [2]}', true], // a repeated key after a nested one
     ['{"id": "a", "r": {"q": 1, "log": [2]}, "log": [3]}', true],
     ['{"id": "a", "r": {"q": 1, "log": [2]}}', false], // only a nested one: the text before it is an unclosed object
     ['{"log": [1], "id": "a"}', false],
