@@ -17,21 +17,32 @@ const LOWER_MASK = 0x7fffffff;
  * The reference's simulated APIs seed one generator per instance, so ids and timestamps match.
  */
 export class PyRandom {
-  private readonly mt = new Uint32Array(N);
+  /**
+   * The MT state, made at the first draw: most simulated instances never draw a number, and each
+   * one made a state of 624 words for its default seed and another for its scenario's.
+   */
+  private state: Uint32Array | undefined;
   private mti = N + 1;
+  private readonly seedKey: bigint;
 
   constructor(seed: bigint | number) {
+    this.seedKey = typeof seed === 'bigint' ? seed : BigInt(Math.trunc(seed));
+  }
+
+  private get mt(): Uint32Array {
+    if (this.state !== undefined) return this.state;
     // Seeding runs init_by_array over 624 words; the simulated APIs seed many instances with the same few seeds.
-    const cacheKey = typeof seed === 'bigint' ? seed : BigInt(Math.trunc(seed));
-    const seeded = SEEDED_STATES.get(cacheKey);
+    const seeded = SEEDED_STATES.get(this.seedKey);
     if (seeded !== undefined) {
-      this.mt.set(seeded);
+      this.state = seeded.slice();
       this.mti = 0;
-      return;
+      return this.state;
     }
-    this.seed(cacheKey);
+    this.state = new Uint32Array(N);
+    this.seed(this.seedKey);
     this.twist();
-    if (SEEDED_STATES.size < 64) SEEDED_STATES.set(cacheKey, this.mt.slice());
+    if (SEEDED_STATES.size < 64) SEEDED_STATES.set(this.seedKey, this.state.slice());
+    return this.state;
   }
 
   private seed(seed: bigint): void {
@@ -103,8 +114,8 @@ export class PyRandom {
 
   /** One 32-bit output of MT19937 (`genrand_uint32`). */
   private next32(): number {
+    const mt = this.mt; // seeds on the first draw
     if (this.mti >= N) this.twist();
-    const mt = this.mt;
     let y = mt[this.mti++]!;
     y ^= y >>> 11;
     y = (y ^ ((y << 7) & 0x9d2c5680)) >>> 0;
