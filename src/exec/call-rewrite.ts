@@ -35,6 +35,22 @@ export function forbiddenCallName(rewritten: string): string | undefined {
   return FORBIDDEN.has(head) ? head : undefined;
 }
 
+/** An identifier alone (ASCII, as `METHOD_NAME` reads one). */
+const PLAIN_NAME = /^[A-Za-z_]\w*$/;
+
+/**
+ * `forbiddenCallName` of the call as the reference rewrites it, which reads only the text up to the
+ * first `(`. When that text is a name alone (most calls), the rewrite leaves it or makes it
+ * `<instance>.<name>` (instance names hold no `.`), and the check reads the name either way: no
+ * rewrite is needed. Otherwise the text up to the `(` is rewritten (the rewrite adds no parenthesis).
+ */
+export function forbiddenCallNameOf(call: string, instanceByMethod: Pick<ReadonlyMap<string, string>, 'get'>): string | undefined {
+  const paren = call.indexOf('(');
+  const head = paren === -1 ? call : call.slice(0, paren);
+  if (PLAIN_NAME.test(head)) return FORBIDDEN.has(head) ? head : undefined;
+  return forbiddenCallName(prefixMethodCalls(paren === -1 ? call : call.slice(0, paren + 1), instanceByMethod));
+}
+
 /** The reference's per-entry instance name, `<model>_<id>_<Class>_instance` with `-./:` → `_`. */
 export function instanceName(modelName: string, entryId: string, className: string): string {
   return `${modelName}_${entryId}_${className}_instance`.replace(/[-./:]/g, '_');

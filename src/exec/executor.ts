@@ -4,7 +4,7 @@ import { PyException, PySet, PyTuple, pyTruthy, type PyDict, type PyKey, type Py
 import { createSimulatedInstance, STATELESS_CLASSES } from '../sim/registry.js';
 import type { SimContext, SimulatedApi } from '../sim/simulated-api.js';
 import { bindArguments } from './bind-arguments.js';
-import { METHOD_NAME, forbiddenCallName, instanceName, prefixMethodCalls } from './call-rewrite.js';
+import { METHOD_NAME, forbiddenCallNameOf, instanceName, prefixMethodCalls } from './call-rewrite.js';
 import type { CallNode, ExprNode } from './python-ast.js';
 import { ARITHMETIC_OPERATORS, UNARY_OPERATORS } from './decode/python-eval.js';
 import { parsePythonEval, type ParseResult } from './python-parser.js';
@@ -196,10 +196,7 @@ export class EntryExecutor {
 
   private executeOne(call: string): string {
     try {
-      // The safety check reads the rewritten text up to its first `(`, which is the rewrite of the
-      // text up to the first `(` (the rewrite adds no parenthesis): no need to rewrite the whole call.
-      const paren = call.indexOf('(');
-      const forbidden = forbiddenCallName(prefixMethodCalls(paren === -1 ? call : call.slice(0, paren + 1), this.instanceNameByMethod));
+      const forbidden = forbiddenCallNameOf(call, this.instanceNameByMethod);
       if (forbidden !== undefined) throw new PyException('Exception', `Function call ${forbidden} is not allowed.`);
       return serializeResult(this.evaluate(this.parseForExecution(call)));
     } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forbiddenCallName, instanceName, prefixMethodCalls } from '../../src/exec/call-rewrite.js';
+import { forbiddenCallName, forbiddenCallNameOf, instanceName, prefixMethodCalls } from '../../src/exec/call-rewrite.js';
 
 describe('prefixMethodCalls (the reference regex rewrite)', () => {
   const methods = new Map([
@@ -24,6 +24,20 @@ describe('forbiddenCallName (the reference safety check)', () => {
     const head = reference(text);
     const forbidden = ['kill', 'exit', 'quit', 'remove', 'unlink', 'popen', 'Popen', 'run'].includes(head);
     expect(forbiddenCallName(text)).toBe(forbidden ? head : undefined);
+  });
+});
+
+describe('forbiddenCallNameOf (the safety check without rewriting plain calls)', () => {
+  const methods = new Map([
+    ['cd', 'm_e_GorillaFileSystem_instance'],
+    ['run', 'm_e_Runner_instance'],
+  ]);
+  const cases = [
+    "cd(folder='x')", 'ls()', 'kill()', 'kill (pid=1)', 'exit', 'run(1)', 'run (1)', 'cd.run(1)', 'os.kill(1)', 'x.cd(1)',
+    "quit\n(1)", 'Popen(["a"])', '  kill()', 'kill', '(run)()', 'cd(run())', 'kéll(1)', '_run(1)', 'run2(1)',
+  ];
+  it.each(cases)('%s: as the check of the rewritten call', (call) => {
+    expect(forbiddenCallNameOf(call, methods)).toBe(forbiddenCallName(prefixMethodCalls(call, methods)));
   });
 });
 
