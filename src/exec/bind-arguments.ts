@@ -12,10 +12,12 @@ function quotedList(names: string[]): string {
 /**
  * Bind call arguments to a Python signature the way CPython does, with its error messages
  * (`X.f() got an unexpected keyword argument 'a'`, `... missing 1 required positional argument: 'b'`).
- * `qualname` is `ClassName.method`; the bound method's `self` counts in "takes N positional arguments".
+ * `className.method` is the qualified name the messages use (put together only for one); the
+ * bound method's `self` counts in "takes N positional arguments".
  */
 export function bindArguments(
-  qualname: string,
+  className: string,
+  method: string,
   params: readonly ParamSpec[],
   positional: readonly PyValue[],
   keywords: readonly [string, PyValue][],
@@ -28,9 +30,9 @@ export function bindArguments(
     const name = keywords[k]![0];
     let index = 0;
     while (index < params.length && params[index]!.name !== name) index++;
-    if (index === params.length) throw new PyException('TypeError', `${qualname}() got an unexpected keyword argument ${pyRepr(name)}`);
+    if (index === params.length) throw new PyException('TypeError', `${className}.${method}() got an unexpected keyword argument ${pyRepr(name)}`);
     if (bound[index] !== undefined) {
-      throw new PyException('TypeError', `${qualname}() got multiple values for argument ${pyRepr(name)}`);
+      throw new PyException('TypeError', `${className}.${method}() got multiple values for argument ${pyRepr(name)}`);
     }
     bound[index] = keywords[k]![1];
   }
@@ -41,14 +43,16 @@ export function bindArguments(
         ? `${params.length + 1} positional argument${params.length + 1 === 1 ? '' : 's'}`
         : `from ${required + 1} to ${params.length + 1} positional arguments`;
     const given = positional.length + 1;
-    throw new PyException('TypeError', `${qualname}() takes ${takes} but ${given} ${given === 1 ? 'was' : 'were'} given`);
+    throw new PyException('TypeError', `${className}.${method}() takes ${takes} but ${given} ${given === 1 ? 'was' : 'were'} given`);
   }
-  const missing = params.filter((p, i) => bound[i] === undefined && p.default === REQUIRED).map((p) => p.name);
-  if (missing.length > 0) {
+  let complete = true;
+  for (let i = 0; i < params.length && complete; i++) if (bound[i] === undefined && params[i]!.default === REQUIRED) complete = false;
+  if (!complete) {
+    const missing = params.filter((p, i) => bound[i] === undefined && p.default === REQUIRED).map((p) => p.name);
     const noun = missing.length === 1 ? 'argument' : 'arguments';
     throw new PyException(
       'TypeError',
-      `${qualname}() missing ${missing.length} required positional ${noun}: ${quotedList(missing)}`,
+      `${className}.${method}() missing ${missing.length} required positional ${noun}: ${quotedList(missing)}`,
     );
   }
   // REQUIRED was ruled out above; mutable defaults are shared on purpose.

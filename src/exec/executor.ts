@@ -28,8 +28,8 @@ export interface ExecutorOptions {
 type Callable = (...args: PyValue[]) => PyValue;
 
 interface ResolvedCallee {
-  /** `ClassName.method`, for error messages. */
-  readonly qualname: string;
+  /** The method's name (with the instance's `_className`, its qualified name in error messages). */
+  readonly attr: string;
   readonly instance: SimulatedApi;
   readonly method: Callable;
   readonly params: SimulatedApi['_signatures'][string];
@@ -259,7 +259,7 @@ export class EntryExecutor {
       throw new PyException('AttributeError', `'${instance._className}' object has no attribute '${attr}'`);
     }
     const method = (instance as unknown as Record<string, Callable>)[attr]!;
-    return { qualname: `${instance._className}.${attr}`, instance, method, params };
+    return { attr, instance, method, params };
   }
 
   private resolveCallee(func: ExprNode): ResolvedCallee {
@@ -308,10 +308,10 @@ export class EntryExecutor {
           keywords.push([k, v]);
         }
       } else {
-        throw new PyException('TypeError', `${callee.qualname}() argument after ** must be a mapping`);
+        throw new PyException('TypeError', `${callee.instance._className}.${callee.attr}() argument after ** must be a mapping`);
       }
     }
-    const args = bindArguments(callee.qualname, callee.params, positional, keywords);
+    const args = bindArguments(callee.instance._className, callee.attr, callee.params, positional, keywords);
     return callee.method.apply(callee.instance, args);
   }
 }

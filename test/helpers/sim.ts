@@ -36,7 +36,7 @@ export function shownOrRaised(fn: () => PyValue): string {
 
 /** Call a method the way the executor does: keyword arguments bound to `_signatures`. */
 export function callMethod(instance: SimulatedApi, method: string, kwargs: Record<string, PyValue> = {}): PyValue {
-  const args = bindArguments(`${instance._className}.${method}`, instance._signatures[method]!, [], Object.entries(kwargs));
+  const args = bindArguments(instance._className, method, instance._signatures[method]!, [], Object.entries(kwargs));
   const fn = (instance as unknown as Record<string, (...a: PyValue[]) => PyValue>)[method]!;
   return fn.apply(instance, args);
 }
