@@ -78,7 +78,7 @@ function printNodeStartFloor(repeats: number): void {
 /**
  * Instructions executed by `bfcl evaluate` on the real run (cache folder filled), counted by
  * valgrind with V8 on one thread (`--single-threaded`: compiling and GC on the main thread, so the
- * count is repeatable to about 0.2%). Wall times on shared 2-vCPU machines vary by ±15% from run
+ * count is repeatable to about 0.5%). Wall times on shared 2-vCPU machines vary by ±15% from run
  * to run; this figure shows a change of 1%. About 50 s per count; skipped without valgrind.
  * Counted twice: as run by default (valgrind runs the worker thread's start-up and work in turn
  * with the main thread's), and with `--num-threads 1`, the work alone, whatever the lane plan.
@@ -104,7 +104,7 @@ function printInstructionCounts(): void {
     if (counted.status !== 0 || collected === undefined) throw new Error(`valgrind run failed (${counted.status}): ${counted.stderr}`);
     console.log(
       `${name}: ${(Number(collected) / 1e9).toFixed(2)} G instructions — bfcl evaluate on the real run (${what}), cache folder filled, ` +
-        'counted by valgrind with V8 single-threaded (repeatable to about 0.2%)',
+        'counted by valgrind with V8 single-threaded (repeatable to about 0.5%)',
     );
   }
 }
