@@ -129,7 +129,7 @@ export function pyDict(entries: Record<string, PyValue> | Iterable<[PyKey, PyVal
   // and every simulated call returns a dict made here.
   const record = entries as Record<string, PyValue>;
   const dict: PyDict = new Map();
-  for (const key in record) dict.set(key, record[key]!);
+  for (const key in record) dict.set(key, record[key] as PyValue);
   return dict;
 }
 
