@@ -11,6 +11,7 @@
 import { jsonDumps, jsonString } from '../py/json.js';
 import { KnownJsonText } from '../py/known-json-text.js';
 import type { PyDict, PyValue } from '../py/value.js';
+import { utf8Concat } from '../util/utf8-concat.js';
 
 /**
  * What the cache stores next to a file's parsed lines: every member text in UTF-8, joined (bytes,
@@ -25,19 +26,15 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** Member texts of every line, in line order, then key order. */
 export function lineTextsOf(lines: readonly PyDict[]): StoredLineTexts {
-  const parts: string[] = [];
-  const ends: number[] = [];
-  let end = 0;
+  const texts: string[] = [];
   for (const line of lines) {
     for (const value of line.values()) {
-      let text = jsonDumps(value, { ensureAscii: false });
-      if (LONE_SURROGATE.test(text)) text = '';
-      parts.push(text);
-      end += Buffer.byteLength(text, 'utf8');
-      ends.push(end);
+      const text = jsonDumps(value, { ensureAscii: false });
+      texts.push(LONE_SURROGATE.test(text) ? '' : text);
     }
   }
-  return [Buffer.from(parts.join(''), 'utf8'), ends];
+  const { bytes, ends } = utf8Concat(texts);
+  return [bytes, ends];
 }
 
 /** The stored member texts of a file's lines (`lines` as parsed, before any copy). */
