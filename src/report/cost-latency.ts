@@ -16,7 +16,6 @@ import {
   numpyPercentile,
   numpyRound,
   pyStatisticsMean,
-  pyStatisticsMeanAndStdev,
   type ExactMoments,
   type PyNumber,
 } from './python-statistics.js';
@@ -169,13 +168,10 @@ export function summarizeCostLatency(data: CostLatencyData | null | undefined, p
   }
   // Mean and deviation from the exact moments (taken by the evaluation threads when they collected
   // the latencies, else here); a single value has no deviation (see above).
-  const moments = currentLatencyMoments(d);
   const { mean, stdev } =
     d.latency.length < 2
       ? { mean: pyStatisticsMean(d.latency), stdev: undefined }
-      : moments === undefined
-        ? pyStatisticsMeanAndStdev(d.latency)
-        : meanAndStdevOfMoments(moments);
+      : meanAndStdevOfMoments(currentLatencyMoments(d) ?? exactMomentsOf(d.latency));
   return {
     cost,
     latencyMean: pyRound(mean, 2),
