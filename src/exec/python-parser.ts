@@ -135,6 +135,20 @@ const BINARY_OPS: Record<string, BinaryOperator> = {
   '<<': 'LShift', '>>': 'RShift',
 };
 
+const COMPARE_OPERATORS: readonly (readonly [readonly string[], CompareOperator])[] = [
+  [['=='], 'Eq'], [['!='], 'NotEq'], [['<='], 'LtE'], [['<'], 'Lt'], [['>='], 'GtE'], [['>'], 'Gt'],
+  [['not', 'in'], 'NotIn'], [['in'], 'In'], [['is', 'not'], 'IsNot'], [['is'], 'Is'],
+];
+const COMPARE_FIRST_TOKENS = new Set(COMPARE_OPERATORS.map(([texts]) => texts[0]!));
+const UNARY_OPERATORS = [['+', 'UAdd'], ['-', 'USub'], ['~', 'Invert']] as const;
+/** Operators a `factor` (so a `bitwise_or`) can start with; any NAME, NUMBER or string token can too. */
+const FACTOR_FIRST_OPERATORS = new Set(['+', '-', '~', '(', '[', '{', '...']);
+
+function canStartBitwiseOr(t: Token): boolean {
+  if (t.type === 'OP') return FACTOR_FIRST_OPERATORS.has(t.string);
+  return t.type === 'NAME' || t.type === 'NUMBER' || t.type === 'STRING' || t.type === 'FSTRING';
+}
+
 type KeywordOrStarred = { readonly keyword: KeywordNode } | { readonly starred: ExprNode };
 interface NameDefault {
   readonly arg: ArgNode;
@@ -608,13 +622,13 @@ class Parser {
     return ops.length ? { type: 'Compare', left, ops, comparators, ...this.spanFrom(start) } : left;
   }
   private compareOpPair(): [CompareOperator, ExprNode] | null {
-    const ops: [string[], CompareOperator][] = [
-      [['=='], 'Eq'], [['!='], 'NotEq'], [['<='], 'LtE'], [['<'], 'Lt'], [['>='], 'GtE'], [['>'], 'Gt'],
-      [['not', 'in'], 'NotIn'], [['in'], 'In'], [['is', 'not'], 'IsNot'], [['is'], 'Is'],
-    ];
-    for (const [texts, op] of ops) {
+    // Every alternative starts with one of these tokens: any other fails them all at once, having
+    // looked at the same token (in V8's interpreter, trying ten alternatives was much of a parse).
+    const t = this.cur();
+    if ((t.type !== 'OP' && t.type !== 'NAME') || !COMPARE_FIRST_TOKENS.has(t.string)) return null;
+    for (const [texts, op] of COMPARE_OPERATORS) {
       const r = this.attempt(() => {
-        for (const t of texts) if (!this.expect(t)) return null;
+        for (const text of texts) if (!this.expect(text)) return null;
         const e = this.bitwiseOr();
         return e ? ([op, e] as [CompareOperator, ExprNode]) : null;
       });
@@ -625,6 +639,9 @@ class Parser {
 
   // Left-recursive binary operator rules, as loops (same result as CPython's seed growing).
   private bitwiseOr(): ExprNode | null {
+    // A token no atom or unary operator starts with fails the whole chain below at once (it only
+    // looks at this token, and raises nothing): a common case, e.g. after `<` in `f<|channel|>(...)`.
+    if (!canStartBitwiseOr(this.cur())) return null;
     return this.memoize(Rule.BitwiseOr, () => this.binaryLoop(['|'], () => this.bitwiseXor(), { '|': 'BitOr' }));
   }
   private bitwiseXor(): ExprNode | null {
@@ -651,6 +668,9 @@ class Parser {
     let left = operand();
     if (!left) return null;
     for (;;) {
+      // Each alternative starts with its operator: look at the token once.
+      const next = this.cur();
+      if (next.type !== 'OP' || !operators.includes(next.string)) return left;
       let grown: ExprNode | null = null;
       for (const op of operators) {
         grown = this.attempt(() => {
@@ -669,7 +689,9 @@ class Parser {
   private factor(): ExprNode | null {
     return this.memoize(Rule.Factor, () => {
       const start = this.mark;
-      for (const [text, op] of [['+', 'UAdd'], ['-', 'USub'], ['~', 'Invert']] as const) {
+      const t = this.cur();
+      if (t.type !== 'OP' || (t.string !== '+' && t.string !== '-' && t.string !== '~')) return this.power();
+      for (const [text, op] of UNARY_OPERATORS) {
         const r = this.attempt(() => {
           if (!this.expect(text)) return null;
           const operand = this.factor();
@@ -1810,7 +1832,7 @@ class Parser {
         }
         const parsed = parseFStringExpression(exprText);
         if (!parsed.ok) this.raise(new PythonSyntaxError(parsed.error.pyType, parsed.error.msg, t.lineno));
-        const value = shiftNode(parsed.node, text.offsets[f.exprStart]!, text.lineOf(f.exprStart) - 1);
+        const value = shiftNode(parsed.node, text.offset(f.exprStart), text.lineOf(f.exprStart) - 1);
         if (f.debug) {
           // `{expr=}` prints the expression text, the '=' and the spaces after it.
           const debugText = text.slice(f.exprStart, f.debugTextEnd);

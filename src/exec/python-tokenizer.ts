@@ -116,13 +116,28 @@ export interface TokenizeResult {
 
 /** The tokenizer's view of the source: code points with a map back to source offsets. */
 export class TokenizerText {
-  readonly cps: number[];
-  /** `offsets[i]` is the source index of code point i; `offsets[cps.length]` is the source length. */
-  readonly offsets: number[];
+  readonly cps: ArrayLike<number>;
+  /**
+   * The source index of each code point (`[cps.length]` is the source length); undefined when
+   * every code point is one UTF-16 unit at its own index (no `\r`, no surrogates: the usual case).
+   */
+  private readonly offsetTable: number[] | undefined;
+  /** The source, when `offsetTable` is undefined: slices are then slices of it. */
+  private readonly plainSource: string | undefined;
   /** Code-point index where each line starts (line 1 at index 0). */
   readonly lineStarts: number[];
 
   constructor(source: string) {
+    const lineStarts = [0];
+    if (!NEEDS_CODE_POINT_MAP.test(source)) {
+      // The UTF-16 units are the code points: copied by the encoder, not one by one in JavaScript.
+      this.cps = utf16Units(source);
+      this.offsetTable = undefined;
+      this.plainSource = source;
+      for (let at = source.indexOf('\n'); at !== -1; at = source.indexOf('\n', at + 1)) lineStarts.push(at + 1);
+      this.lineStarts = lineStarts;
+      return;
+    }
     // CPython's translate_newlines: "\r\n" and "\r" both become "\n", everywhere.
     const cps: number[] = [];
     const offsets: number[] = [];
@@ -140,12 +155,33 @@ export class TokenizerText {
     }
     offsets.push(source.length);
     this.cps = cps;
-    this.offsets = offsets;
-    const lineStarts = [0];
+    this.offsetTable = offsets;
+    this.plainSource = undefined;
     cps.forEach((c, k) => {
       if (c === 0x0a) lineStarts.push(k + 1);
     });
     this.lineStarts = lineStarts;
+  }
+
+  /**
+   * Where the run of string-body characters from `i` ends: the first quote `quote`, backslash or
+   * newline at or after `i` (or the end), found by the regex engine; `i` itself when the text has
+   * no plain source. A string's body was otherwise read character by character.
+   */
+  plainRunEnd(i: number, quote: number): number {
+    if (this.plainSource === undefined) return i;
+    const run = quote === 0x27 ? SINGLE_QUOTED_RUN : DOUBLE_QUOTED_RUN;
+    run.lastIndex = i;
+    try {
+      return run.test(this.plainSource) ? run.lastIndex : i;
+    } catch {
+      return i; // the regex engine's stack overflowed
+    }
+  }
+
+  /** The source index of code point `i` (`i` up to `cps.length`). */
+  offset(i: number): number {
+    return this.offsetTable === undefined ? i : this.offsetTable[i]!;
   }
 
   /** The 1-based line holding code point `i`. */
@@ -168,8 +204,24 @@ export class TokenizerText {
   }
 
   slice(start: number, end: number): string {
-    return String.fromCodePoint(...this.cps.slice(start, end));
+    if (this.plainSource !== undefined) return this.plainSource.slice(start, end);
+    return String.fromCodePoint(...Array.prototype.slice.call(this.cps, start, end));
   }
+}
+
+const SINGLE_QUOTED_RUN = /[^'\\\n]*/y;
+const DOUBLE_QUOTED_RUN = /[^"\\\n]*/y;
+/** A `\r` or a surrogate: code points then differ from UTF-16 units or from source indices. */
+const NEEDS_CODE_POINT_MAP = /[\r\uD800-\uDFFF]/;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The UTF-16 units of `text`, copied by Node's UTF-16 encoder where the machine is little-endian. */
+function utf16Units(text: string): ArrayLike<number> {
+  if (!LITTLE_ENDIAN) return Array.from(text, (c) => c.charCodeAt(0));
+  // A buffer of its own (not a slice of the pool), so the view starts aligned.
+  const bytes = Buffer.allocUnsafeSlow(text.length * 2);
+  bytes.write(text, 0, 'utf16le');
+  return new Uint16Array(bytes.buffer, bytes.byteOffset, text.length);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,7 +287,7 @@ export function tokenizePython(source: string, options: TokenizeOptions = {}): T
 }
 
 class Tokenizer {
-  private readonly cps: number[];
+  private readonly cps: ArrayLike<number>;
   private pos = 0;
   private level = 0;
   private readonly parens: { char: number; lineno: number }[] = [];
@@ -338,8 +390,8 @@ class Tokenizer {
       string: this.text.slice(start, end),
       cpStart: start,
       cpEnd: end,
-      start: this.text.offsets[Math.min(start, this.cps.length)]!,
-      end: this.text.offsets[Math.min(end, this.cps.length)]!,
+      start: this.text.offset(Math.min(start, this.cps.length)),
+      end: this.text.offset(Math.min(end, this.cps.length)),
       lineno: start >= this.cps.length ? this.text.eofLine : startLine,
       endLineno: start >= this.cps.length ? this.text.eofLine : endLine,
       level: this.level,
@@ -525,13 +577,13 @@ class Tokenizer {
   }
 
   private verifyIdentifier(start: number): void {
-    const cps = this.cps.slice(start, this.pos);
-    for (let i = 0; i < cps.length; i++) {
-      const s = String.fromCodePoint(cps[i]!);
+    const end = this.pos;
+    for (let i = 0; i < end - start; i++) {
+      const c = this.cps[start + i]!;
+      const s = String.fromCodePoint(c);
       const ok = i === 0 ? XID_START.test(s) : XID_CONTINUE.test(s);
       if (!ok) {
         this.pos = start + i + 1;
-        const c = cps[i]!;
         if (isPrintableCodePoint(c)) this.fail(`invalid character '${s}' (U+${hex4(c)})`);
         this.fail(`invalid non-printable character U+${hex4(c)}`);
       }
@@ -742,6 +794,7 @@ class Tokenizer {
     }
     if (c !== quote) this.backup(c);
     while (endQuoteSize !== quoteSize) {
+      if (endQuoteSize === 0) this.pos = this.text.plainRunEnd(this.pos, quote);
       c = this.nextc();
       if (c === EOF || (quoteSize === 1 && c === 0x0a)) {
         const detected = c === EOF ? this.text.eofLine : this.text.lineOf(this.pos - 1);

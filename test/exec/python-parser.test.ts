@@ -275,6 +275,27 @@ describe('tokenizePython', () => {
     expect(tokens.map((t) => t.string)).toEqual(['[', 'a', ',', 'b', ']', '+', 'c', '']);
   });
 
+  it('reads a plain text (UTF-16 units at their own indices) as the code-point path does', () => {
+    // A trailing comment with an astral character sends the text down the code-point path; the
+    // tokens before it, and any error, must not differ.
+    const sources = [
+      "f(a='it\\'s', b=\"q\\\"x\", c='''x\n'y''', d='é\\\\')",
+      "echo<|channel|>commentary(content='- a\\n+ b', file_name='diff.txt')",
+      "f(a='open\nb=1)",
+      "g(x='a\\\nb')",
+      "[f(a=1), g(b='é')]\n\nHope this helps",
+    ];
+    for (const source of sources) {
+      const plain = tokenizePython(source);
+      const mapped = tokenizePython(`${source} # \u{1F600}`);
+      const fields = (t: (typeof plain.tokens)[number]) => [t.type, t.string, t.start, t.end, t.lineno, t.endLineno, t.level];
+      const body = (r: typeof plain) => r.tokens.filter((t) => t.type !== 'NEWLINE' && t.type !== 'ENDMARKER').map(fields);
+      expect(body(mapped)).toEqual(body(plain));
+      expect(mapped.end.error?.message).toEqual(plain.end.error?.message);
+      expect(parsePythonExpression(`${source} # \u{1F600}`)).toEqual(parsePythonExpression(source));
+    }
+  });
+
   it('reports an unclosed bracket when the input ends', () => {
     const { end } = tokenizePython('[f(a=1)');
     expect(end.error?.message).toBe("'[' was never closed (<unknown>, line 1)");
