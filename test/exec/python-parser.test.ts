@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PyBytes, type CallNode, type ConstantNode, type ExprNode } from '../../src/exec/python-ast.js';
 import { PyComplex } from '../../src/py/complex.js';
 import { evaluateLiteral, literalEvalString } from '../../src/exec/python-literal.js';
-import { parsePythonEval, parsePythonExpression } from '../../src/exec/python-parser.js';
+import { parsePythonEval, parsePythonExpression, parsePythonExpressionByPasses } from '../../src/exec/python-parser.js';
 import { tokenizePython } from '../../src/exec/python-tokenizer.js';
 import { unparseExpression } from '../../src/exec/python-unparse.js';
 import { PY_ELLIPSIS, PySet, PyTuple, PyException, pyDict, type PyValue } from '../../src/py/value.js';
@@ -300,6 +300,35 @@ describe('tokenizePython', () => {
     const { end } = tokenizePython('[f(a=1)');
     expect(end.error?.message).toBe("'[' was never closed (<unknown>, line 1)");
     expect(end.openBracket).toEqual({ char: '[', lineno: 1 });
+  });
+});
+
+describe('parsePythonExpression: `name<|...` (a chat-template token in a call)', () => {
+  it('gives what both passes give, tokenizer errors in the rest of the text included', () => {
+    const sources = [
+      "cat<|channel|>(file_name='a.txt')",
+      "echo<|channel|>commentary(content='x\\ny',file_name='f')",
+      "cat<|channel|>(file_name='unterminated)",
+      "cat<|channel|>(file_name='a')\n)",
+      "cat<|channel|>(a=[1, 2\n",
+      "cat<|channel|>(a=f'{x')",
+      "cat<|channel|>(a='b')\u2019",
+      "cat<|channel|>(a='b') $",
+      'x<|',
+      'x<|>\n\n\tfoo',
+      // Not for the shortcut: a keyword, a soft keyword, a legacy name, no bar.
+      'not<|channel|>(a=1)',
+      'match<|channel|>(a=1)',
+      'print<|channel|>(a=1)',
+      'cat<(a=1)',
+    ];
+    for (const source of sources) {
+      const byPasses = parsePythonExpressionByPasses(source);
+      expect(byPasses.ok).toBe(false);
+      expect(parsePythonExpression(source)).toEqual(byPasses);
+    }
+    expect(parsePythonEval("cat<|channel|>(file_name='a.txt')")).toMatchObject({ ok: false, error: { msg: 'invalid syntax', lineno: 1 } });
+    expect(parsePythonEval("cat<|channel|>(file_name='a.txt)")).toMatchObject({ ok: false, error: { msg: 'unterminated string literal (detected at line 1)' } });
   });
 });
 
