@@ -16,6 +16,7 @@ import type { Category } from '../spec/categories.js';
 import type { EvaluateOptions } from '../spec/options.js';
 import { checkAccuracyGates, describeFailedGate, type AccuracyGate, type GateCheck } from '../inspect/accuracy-gates.js';
 import { buildEvaluateJsonSummary, type EvaluatedCategorySummary } from '../inspect/evaluate-summary.js';
+import { reportTiming } from '../util/debug-timing.js';
 import type { CliIo } from './io.js';
 import { findModelOrOracle, modelMetadata } from './model-metadata.js';
 
@@ -111,6 +112,7 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
       io.stderr(`${model} ${category}: ${percent(evaluation.correct, evaluation.total)} (${evaluation.correct}/${evaluation.total})${suffix}\n`);
     },
   });
+  reportTiming('every category evaluated');
   if (summary.evaluated.length === 0) {
     io.stderr(`bfcl evaluate: no result files for the requested models and categories under ${options.resultDir}\n`);
     return 1;
@@ -125,6 +127,7 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
   }));
   const datasetSize = datasetEntryCounter(dataset);
   const leaderboard = writeLeaderboard(summary, options.scoreDir, datasetSize);
+  reportTiming('leaderboard CSVs written');
 
   // Gates and the JSON summary look at the models of this run, with the leaderboard's scores.
   const gates: GateCheck[] = [];
@@ -143,6 +146,7 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
   } else {
     io.stdout(renderScoreTable(leaderboard.overall) + '\n');
   }
+  reportTiming('summary printed');
   const seconds = (Number(process.hrtime.bigint() - started) / 1e9).toFixed(2);
   io.stderr(`Evaluated ${summary.evaluated.length} result files in ${seconds} s. Score files and CSVs are in ${options.scoreDir}\n`);
 

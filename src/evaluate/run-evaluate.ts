@@ -16,6 +16,7 @@ import { readResultFile } from './read-results.js';
 import type { ResultEntry } from './runners/category-input.js';
 import { scoreFilePath, writeScoreFile } from './score-file.js';
 import { collectCostLatency, type CostLatencyData } from '../report/cost-latency.js';
+import { processMs, reportTiming, timingReportsOn } from '../util/debug-timing.js';
 import type { EvaluatedModel } from '../report/score-files.js';
 
 /** How to evaluate one model's results (from the registry, flags, or a guess from the results). */
@@ -138,7 +139,9 @@ export function runEvaluationJob(
   scoreDir: string,
   partial: boolean,
 ): EvaluatedCategory {
+  const started = processMs();
   const content = readResultFile(job.resultFile, { inferenceLogAsText: true });
+  const read = processMs();
   const evaluation = evaluateCategory({
     category: job.category,
     modelName: job.model,
@@ -150,11 +153,19 @@ export function runEvaluationJob(
     context,
     partial,
   });
+  const evaluated = processMs();
   const scoreFile = scoreFilePath(scoreDir, job.model, job.category);
   writeScoreFile(scoreFile, evaluation.header, evaluation.failures);
+  const written = processMs();
   const taxonomy = summarizeTaxonomy(evaluation.failures, evaluation.total);
   const taxonomyFile = writeTaxonomySidecar(scoreFile, job.model, job.category, taxonomy);
   const { failures: _written, ...verdicts } = evaluation;
+  const costLatency = collectCostLatency(content.entries.map((entry) => entry.line));
+  if (timingReportsOn()) {
+    const ms = (from: number, to: number): string => (to - from).toFixed(1);
+    const steps = `read ${ms(started, read)}, evaluated ${ms(read, evaluated)}, wrote ${ms(evaluated, written)}, taxonomy and latency ${ms(written, processMs())}`;
+    reportTiming(`${job.model} ${job.category}, started at ${started.toFixed(0)} ms: ${steps} (ms)`);
+  }
   return {
     model: job.model,
     category: job.category,
@@ -164,7 +175,7 @@ export function runEvaluationJob(
     taxonomy,
     taxonomyFile,
     malformedLines: content.malformed.length,
-    costLatency: collectCostLatency(content.entries.map((entry) => entry.line)),
+    costLatency,
   };
 }
 

@@ -139,6 +139,30 @@ describe('runEvaluationInParallel (built)', () => {
   }, 120_000);
 });
 
+describe('BFCL_DEBUG_TIMING=1 (built)', () => {
+  it('reports each category (thread, start, steps) and the end of the run on stderr, and nothing when unset', async () => {
+    const cwd = await oracleResults('simple_python,multiple,multi_turn_base');
+    const args = ['evaluate', '--model', 'oracle', '--num-threads', '2'];
+    const timed = await runBuiltCli(args, cwd, { BFCL_DEBUG_TIMING: '1', BFCL_CACHE_DIR: 'off' });
+    expect(timed.code, timed.stderr).toBe(0);
+    const lines = timed.stderr.split('\n').filter((line) => line.startsWith('bfcl timing: '));
+    const step = /^bfcl timing: (\d+) ms, (main thread|worker \d+): (.*)$/;
+    const parsed = lines.map((line) => step.exec(line));
+    expect(parsed.every((m) => m !== null), lines.join('\n')).toBe(true);
+    const categories = parsed.map((m) => /^oracle (\w+), started at (\d+) ms: read [\d.]+, evaluated [\d.]+, wrote [\d.]+, taxonomy and latency [\d.]+ \(ms\)$/.exec(m![3]!));
+    expect(categories.filter((c) => c !== null).map((c) => c![1]).sort()).toEqual(['multi_turn_base', 'multiple', 'simple_python']);
+    for (const [i, c] of categories.entries()) if (c !== null) expect(Number(c[2])).toBeLessThanOrEqual(Number(parsed[i]![1]));
+    expect(parsed.slice(-3).map((m) => `${m![2]}: ${m![3]}`)).toEqual([
+      'main thread: every category evaluated',
+      'main thread: leaderboard CSVs written',
+      'main thread: summary printed',
+    ]);
+    const quiet = await runBuiltCli([...args, '--score-dir', 'quiet'], cwd, { BFCL_CACHE_DIR: 'off' });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('bfcl timing');
+  }, 120_000);
+});
+
 const dataDir = process.env['BFCL_DATA_DIR'];
 const conformanceDir = dataDir === undefined ? '' : resolve(process.env['BFCL_CONFORMANCE_DIR'] ?? join(dirname(resolve(dataDir)), 'conformance'));
 
