@@ -53,8 +53,10 @@ export interface LoadedBundle {
   readonly exports: unknown;
   readonly cache: CodeCacheUse;
   /**
-   * Store what this run compiled for the next run of its variant, when it had no usable cache.
-   * Call at the end of the run (the functions compiled by then are what the cache holds).
+   * Store what this run compiled for the next run of its variant, when the cache folder had none of
+   * its own (the shipped one is made on the package's small data: a run on real results compiles
+   * more, and its own cache started the real run about 15 ms sooner). Call at the end of the run
+   * (the functions compiled by then are what the cache holds).
    */
   saveCodeCache(): void;
 }
@@ -86,7 +88,7 @@ export function loadBundle({ bundle, cacheDir, variant, stamp, shippedDir }: Bun
     exports: module.exports,
     cache,
     saveCodeCache: () => {
-      if (saved || place === undefined || cache === 'used' || cache === 'shipped') return;
+      if (saved || place === undefined || cache === 'used') return;
       saved = true;
       storeCodeCache(place, script.createCachedData());
     },

@@ -48,6 +48,17 @@ describe('the bfcl binary', () => {
     expect(readdirSync(cwd).sort()).toEqual(['result', 'score']);
   }, 60_000);
 
+  it('keeps its own code cache after a run that started from the shipped one, and starts from it next time', async () => {
+    const cwd = tempDir();
+    const env = { BFCL_CACHE_DIR: join(cwd, 'cache'), BFCL_DEBUG_STARTUP: '1' };
+    expect((await runBuiltCli(['generate', '--model', 'oracle', '--test-category', 'simple_python'], cwd, env)).code).toBe(0);
+    const first = await runBuiltCli(['evaluate', '--model', 'oracle', '--test-category', 'simple_python'], cwd, env);
+    const second = await runBuiltCli(['evaluate', '--model', 'oracle', '--test-category', 'simple_python'], cwd, env);
+    expect(first.stderr).toContain('bfcl: code cache: shipped');
+    expect(second.stderr).toContain('bfcl: code cache: used');
+    expect(second.stdout).toBe(first.stdout);
+  }, 60_000);
+
   it("keys the parse cache by the build's content stamp (dist/bin/build-stamp), not by file times", async () => {
     const cwd = tempDir();
     const env = { BFCL_CACHE_DIR: join(cwd, 'cache') };
