@@ -12,10 +12,10 @@ import { NOT_AVAILABLE, type CsvCell } from './csv-writer.js';
 import {
   exactMomentsOf,
   meanAndStdevOfMoments,
+  meanOfMoments,
   mergeExactMoments,
   numpyPercentile,
   numpyRound,
-  pyStatisticsMean,
   type ExactMoments,
   type PyNumber,
 } from './python-statistics.js';
@@ -168,10 +168,8 @@ export function summarizeCostLatency(data: CostLatencyData | null | undefined, p
   }
   // Mean and deviation from the exact moments (taken by the evaluation threads when they collected
   // the latencies, else here); a single value has no deviation (see above).
-  const { mean, stdev } =
-    d.latency.length < 2
-      ? { mean: pyStatisticsMean(d.latency), stdev: undefined }
-      : meanAndStdevOfMoments(currentLatencyMoments(d) ?? exactMomentsOf(d.latency));
+  const moments = currentLatencyMoments(d) ?? exactMomentsOf(d.latency);
+  const { mean, stdev } = d.latency.length < 2 ? { mean: meanOfMoments(moments), stdev: undefined } : meanAndStdevOfMoments(moments);
   return {
     cost,
     latencyMean: pyRound(mean, 2),

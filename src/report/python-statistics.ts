@@ -72,20 +72,6 @@ export function exactRatio(x: PyNumber): { num: bigint; den: bigint } {
   return { num, den: shift === 0 ? 1n : 1n << BigInt(shift) };
 }
 
-/** Sum of exact values, over the largest power-of-two denominator among them (shifts, no divisions). */
-function exactSum(values: readonly PyNumber[]): Rational {
-  let num = 0n;
-  let shift = 0;
-  for (const v of values) {
-    const r = binaryRatio(v);
-    if (r.shift > shift) {
-      num = (num << BigInt(r.shift - shift)) + r.num;
-      shift = r.shift;
-    } else num += r.shift === shift ? r.num : r.num << BigInt(shift - r.shift);
-  }
-  return reduce({ num, den: 1n << BigInt(shift) });
-}
-
 /**
  * The result type CPython's statistics module converts to: int only when every input is an int
  * and the exact result is an integer (`statistics._convert`), otherwise float.
@@ -103,9 +89,7 @@ const isAllInts = (values: readonly PyNumber[]): boolean => values.every((v) => 
  * gives an int, as in CPython.
  */
 export function pyStatisticsMean(values: readonly PyNumber[]): PyNumber {
-  if (values.length < 1) throw new PyException('StatisticsError', 'mean requires at least one data point');
-  const total = exactSum(values);
-  return convert({ num: total.num, den: total.den * BigInt(values.length) }, isAllInts(values));
+  return meanOfMoments(exactMomentsOf(values));
 }
 
 /**
@@ -156,31 +140,30 @@ function sampleVarianceOf({ count, sx, sxx, shift }: ExactMoments, fn: string): 
   return reduce({ num: count * sxx - sx * sx, den: (count * (count - 1n)) << BigInt(2 * shift) });
 }
 
-function exactSampleVariance(values: readonly PyNumber[], fn: string): Rational {
-  return sampleVarianceOf(exactMomentsOf(values), fn);
+/** `statistics.mean` of the values the moments were taken of. */
+export function meanOfMoments(moments: ExactMoments): PyNumber {
+  if (moments.count < 1n) throw new PyException('StatisticsError', 'mean requires at least one data point');
+  return convert({ num: moments.sx, den: moments.count << BigInt(moments.shift) }, moments.allInts);
+}
+
+/** `statistics.stdev` of the values the moments were taken of (at least two). */
+function stdevOfMoments(moments: ExactMoments): number {
+  const variance = sampleVarianceOf(moments, 'stdev');
+  return floatSqrtOfFraction(variance.num, variance.den);
 }
 
 /**
- * `statistics.mean(values)` and `statistics.stdev(values)` together, from one exact pass over the
- * values (each alone makes its own): the leaderboard's latency columns.
+ * `statistics.mean` and `statistics.stdev` of the values the moments were taken of (at least two):
+ * the leaderboard's latency columns, from the one exact pass the moments made.
  */
-export function pyStatisticsMeanAndStdev(values: readonly PyNumber[]): { mean: PyNumber; stdev: number } {
-  if (values.length < 2) return { mean: pyStatisticsMean(values), stdev: pyStatisticsStdev(values) };
-  return meanAndStdevOfMoments(exactMomentsOf(values));
-}
-
-/** `pyStatisticsMeanAndStdev` of the values the moments were taken of (at least two). */
 export function meanAndStdevOfMoments(moments: ExactMoments): { mean: PyNumber; stdev: number } {
-  const variance = sampleVarianceOf(moments, 'stdev');
-  return {
-    mean: convert({ num: moments.sx, den: moments.count << BigInt(moments.shift) }, moments.allInts),
-    stdev: floatSqrtOfFraction(variance.num, variance.den),
-  };
+  return { mean: meanOfMoments(moments), stdev: stdevOfMoments(moments) };
 }
 
 /** `statistics.variance(values)` (sample variance): exact, rounded once; int for all-int input with an integral result. */
 export function pyStatisticsVariance(values: readonly PyNumber[]): PyNumber {
-  return convert(exactSampleVariance(values, 'variance'), isAllInts(values));
+  const moments = exactMomentsOf(values);
+  return convert(sampleVarianceOf(moments, 'variance'), moments.allInts);
 }
 
 /**
@@ -188,8 +171,7 @@ export function pyStatisticsVariance(values: readonly PyNumber[]): PyNumber {
  * the exact sample variance, always a float (CPython 3.11+ `_float_sqrt_of_frac`).
  */
 export function pyStatisticsStdev(values: readonly PyNumber[]): number {
-  const variance = exactSampleVariance(values, 'stdev');
-  return floatSqrtOfFraction(variance.num, variance.den);
+  return stdevOfMoments(exactMomentsOf(values));
 }
 
 /** floor(sqrt(n)) for n ≥ 0 (`math.isqrt`). */
