@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 import { cacheDirOf } from '../util/cache-folders.js';
 import { keepCodeCacheOfSuccessfulRun, loadBundle } from '../util/code-cache.js';
-import { isBatchCommand, tuneV8ForBatchWork } from '../util/v8-tuning.js';
+import { isBatchCommand, loadBuiltinsBeforeTuning, tuneV8ForBatchWork } from '../util/v8-tuning.js';
 import { loadDotEnv } from './dotenv.js';
 
 /** The program bundle's content stamp, which the bundle script writes in at build time. */
@@ -27,7 +27,10 @@ const helpAsked = argv.some((arg) => arg === '-h' || arg === '--help');
 // First: `.env` may choose the cache folder (BFCL_CACHE_DIR), and the program reads its keys.
 loadDotEnv(process.cwd());
 // Before compiling anything: V8 refuses a code cache made under other flags.
-if (isBatchCommand(command)) tuneV8ForBatchWork();
+if (isBatchCommand(command)) {
+  loadBuiltinsBeforeTuning(command);
+  tuneV8ForBatchWork();
+}
 const bundle = fileURLToPath(new URL('./bfcl-main.cjs', import.meta.url));
 if (!existsSync(bundle)) {
   process.stderr.write(`bfcl: error: the program bundle ${bundle} is missing; reinstall bfcl-ts or run \`npm run build\`\n`);

@@ -101,6 +101,24 @@ describe('the bfcl binary', () => {
     expect(run.stderr).toBe(`bfcl: error: the program bundle ${join(dir, 'bfcl-main.cjs')} is missing; reinstall bfcl-ts or run \`npm run build\`\n`);
   }, 60_000);
 
+  it("loads the built-ins evaluate needs before tuning V8, while node's code cache for them still applies", async () => {
+    const cwd = tempDir();
+    const builtinsFile = join(cwd, 'builtins-after-tuning.json');
+    const env = {
+      BFCL_CACHE_DIR: 'off',
+      NODE_OPTIONS: `--require ${join(PACKAGE_ROOT, 'test', 'fixtures', 'builtins-after-tuning.cjs')}`,
+      BFCL_TEST_BUILTINS_FILE: builtinsFile,
+    };
+    expect((await runBuiltCli(['generate', '--model', 'oracle', '--test-category', 'simple_python'], cwd, env)).code).toBe(0);
+    const evaluate = await runBuiltCli(['evaluate', '--model', 'oracle', '--test-category', 'simple_python'], cwd, env);
+    expect(evaluate.code).toBe(0);
+    const afterTuning = JSON.parse(readFileSync(builtinsFile, 'utf8')) as string[];
+    // Its worker threads, and the stream classes of a piped stdout (runBuiltCli pipes it).
+    expect(afterTuning).not.toContain('NativeModule worker_threads');
+    expect(afterTuning).not.toContain('NativeModule net');
+    expect(afterTuning).not.toContain('NativeModule stream');
+  }, 60_000);
+
   it("takes the cache folder from the working folder's .env", async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, '.env'), 'BFCL_CACHE_DIR=from-dotenv\n');
