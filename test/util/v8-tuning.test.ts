@@ -3,21 +3,29 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 const setFlagsFromString = vi.fn();
 vi.mock('node:v8', async (importOriginal) => ({ ...(await importOriginal<typeof import('node:v8')>()), setFlagsFromString }));
 
-const { BATCH_INTERRUPT_BUDGET, scavengeWithoutHelpersWhenLanesFillCpus, tuneV8ForBatchWork } = await import('../../src/util/v8-tuning.js');
+const { BATCH_INTERRUPT_BUDGET, WORKER_INITIAL_OLD_SPACE_MB, scavengeWithoutHelpersWhenLanesFillCpus, tuneV8ForBatchWork } = await import(
+  '../../src/util/v8-tuning.js'
+);
 
 describe('tuneV8ForBatchWork', () => {
   beforeEach(() => setFlagsFromString.mockClear());
 
-  it('raises the interrupt budget and compiles regular expressions at once', () => {
+  it("raises the interrupt budget, compiles regular expressions at once and starts workers' heaps larger", () => {
     tuneV8ForBatchWork([]);
-    expect(setFlagsFromString.mock.calls).toEqual([[`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`], ['--no-regexp-tier-up']]);
+    expect(setFlagsFromString.mock.calls).toEqual([
+      [`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`],
+      ['--no-regexp-tier-up'],
+      [`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`],
+    ]);
   });
 
   it('leaves what node was told alone', () => {
     tuneV8ForBatchWork(['--max-old-space-size=4096', '--interrupt-budget=100000']);
-    expect(setFlagsFromString.mock.calls).toEqual([['--no-regexp-tier-up']]);
+    expect(setFlagsFromString.mock.calls).toEqual([['--no-regexp-tier-up'], [`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`]]);
     setFlagsFromString.mockClear();
-    tuneV8ForBatchWork(['--interrupt-budget=100000', '--regexp-tier-up']);
+    tuneV8ForBatchWork(['--interrupt-budget=100000', '--regexp-tier-up', '--initial-old-space-size=16']);
+    expect(setFlagsFromString).not.toHaveBeenCalled();
+    tuneV8ForBatchWork(['--interrupt-budget=100000', '--regexp-tier-up', '--initial-heap-size=100']);
     expect(setFlagsFromString).not.toHaveBeenCalled();
   });
 });
