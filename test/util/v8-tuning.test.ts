@@ -16,16 +16,21 @@ describe('tuneV8ForBatchWork', () => {
       [`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`],
       ['--no-regexp-tier-up'],
       [`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`],
+      ['--no-incremental-marking'],
     ]);
   });
 
   it('leaves what node was told alone', () => {
     tuneV8ForBatchWork(['--max-old-space-size=4096', '--interrupt-budget=100000']);
-    expect(setFlagsFromString.mock.calls).toEqual([['--no-regexp-tier-up'], [`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`]]);
+    expect(setFlagsFromString.mock.calls).toEqual([
+      ['--no-regexp-tier-up'],
+      [`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`],
+      ['--no-incremental-marking'],
+    ]);
     setFlagsFromString.mockClear();
-    tuneV8ForBatchWork(['--interrupt-budget=100000', '--regexp-tier-up', '--initial-old-space-size=16']);
+    tuneV8ForBatchWork(['--interrupt-budget=100000', '--regexp-tier-up', '--initial-old-space-size=16', '--incremental-marking']);
     expect(setFlagsFromString).not.toHaveBeenCalled();
-    tuneV8ForBatchWork(['--interrupt-budget=100000', '--regexp-tier-up', '--initial-heap-size=100']);
+    tuneV8ForBatchWork(['--interrupt-budget=100000', '--regexp-tier-up', '--initial-heap-size=100', '--no-incremental-marking']);
     expect(setFlagsFromString).not.toHaveBeenCalled();
   });
 });
