@@ -8,6 +8,9 @@ import { lazyWorkerThreads } from './lazy-builtins.js';
  */
 export const BATCH_INTERRUPT_BUDGET = 576 * 1024;
 
+/** How much the young generation grows at a time (V8's default: 2; see `tuneV8ForBatchWork`). */
+export const SEMI_SPACE_GROWTH_FACTOR = 8;
+
 /** Where the old generation of a worker thread's heap starts, in MB (see `tuneV8ForBatchWork`). */
 export const WORKER_INITIAL_OLD_SPACE_MB = 64;
 
@@ -39,6 +42,10 @@ export function tuneV8ForBatchWork(execArgv: readonly string[] = process.execArg
   // main thread then had its one full GC near its end (or none), and the run took 6-10 ms less
   // (paired medians of two sets of 30); the whole official set 29 ms less.
   if (!execArgv.some((arg) => arg.includes('incremental-marking'))) setFlagsFromString('--no-incremental-marking');
+  // The young generation grows to its full size in fewer steps (x8 instead of x2 each time): fewer
+  // young-generation GCs copy the same survivors (real run: 17 → 12-13 on the main thread, 14 → 11
+  // in the worker; 6-6.5 ms less, paired medians of 20 and 30 runs).
+  if (!execArgv.some((arg) => arg.startsWith('--semi-space-growth-factor'))) setFlagsFromString(`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`);
 }
 
 /**

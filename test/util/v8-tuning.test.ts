@@ -3,9 +3,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 const setFlagsFromString = vi.fn();
 vi.mock('node:v8', async (importOriginal) => ({ ...(await importOriginal<typeof import('node:v8')>()), setFlagsFromString }));
 
-const { BATCH_INTERRUPT_BUDGET, WORKER_INITIAL_OLD_SPACE_MB, scavengeWithoutHelpersWhenLanesFillCpus, tuneV8ForBatchWork } = await import(
-  '../../src/util/v8-tuning.js'
-);
+const {
+  BATCH_INTERRUPT_BUDGET,
+  SEMI_SPACE_GROWTH_FACTOR,
+  WORKER_INITIAL_OLD_SPACE_MB,
+  scavengeWithoutHelpersWhenLanesFillCpus,
+  tuneV8ForBatchWork,
+} = await import('../../src/util/v8-tuning.js');
 
 describe('tuneV8ForBatchWork', () => {
   beforeEach(() => setFlagsFromString.mockClear());
@@ -17,6 +21,7 @@ describe('tuneV8ForBatchWork', () => {
       ['--no-regexp-tier-up'],
       [`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`],
       ['--no-incremental-marking'],
+      [`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`],
     ]);
   });
 
@@ -26,11 +31,13 @@ describe('tuneV8ForBatchWork', () => {
       ['--no-regexp-tier-up'],
       [`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`],
       ['--no-incremental-marking'],
+      [`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`],
     ]);
     setFlagsFromString.mockClear();
-    tuneV8ForBatchWork(['--interrupt-budget=100000', '--regexp-tier-up', '--initial-old-space-size=16', '--incremental-marking']);
+    const told = ['--interrupt-budget=100000', '--regexp-tier-up', '--semi-space-growth-factor=2'];
+    tuneV8ForBatchWork([...told, '--initial-old-space-size=16', '--incremental-marking']);
     expect(setFlagsFromString).not.toHaveBeenCalled();
-    tuneV8ForBatchWork(['--interrupt-budget=100000', '--regexp-tier-up', '--initial-heap-size=100', '--no-incremental-marking']);
+    tuneV8ForBatchWork([...told, '--initial-heap-size=100', '--no-incremental-marking']);
     expect(setFlagsFromString).not.toHaveBeenCalled();
   });
 });
