@@ -31,8 +31,8 @@ export function tuneV8ForBatchWork(execArgv: readonly string[] = process.execArg
   if (!execArgv.some((arg) => arg.includes('regexp-tier-up'))) setFlagsFromString('--no-regexp-tier-up');
   // Heaps made from now on (worker threads'; this thread's is made) start with a larger old
   // generation. V8 started a worker's at 25 MB, so the worker of a real run's `evaluate` marked
-  // and compacted once mid-run: with 64 MB it did not, and the run took 17-19 ms less (paired
-  // medians of 20 and 25 interleaved runs; 48 MB: 6.5 ms, 128 MB: 18.5 ms). Set with the others:
+  // and compacted once mid-run: with 64 MB it did not, and the run took 10-19 ms less (paired
+  // medians of three sets of 20-25 interleaved runs; 48 MB: 6.5 ms, 128 MB: 18.5). Set with the others:
   // V8 hashes its flags into every code cache.
   if (!execArgv.some((arg) => arg.startsWith('--initial-old-space-size') || arg.startsWith('--initial-heap-size'))) {
     setFlagsFromString(`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`);
