@@ -122,18 +122,16 @@ export class TokenizerText {
    * every code point is one UTF-16 unit at its own index (no `\r`, no surrogates: the usual case).
    */
   private readonly offsetTable: number[] | undefined;
-  /** The source, when `offsetTable` is undefined: slices are then slices of it. */
-  private readonly plainSource: string | undefined;
   /** Code-point index where each line starts (line 1 at index 0). */
   readonly lineStarts: number[];
 
-  constructor(source: string) {
+  /** `source`: without an offset table, slices are slices of it. */
+  constructor(private readonly source: string) {
     const lineStarts = [0];
     if (!NEEDS_CODE_POINT_MAP.test(source)) {
       // The UTF-16 units are the code points: copied by the encoder, not one by one in JavaScript.
       this.cps = utf16Units(source);
       this.offsetTable = undefined;
-      this.plainSource = source;
       for (let at = source.indexOf('\n'); at !== -1; at = source.indexOf('\n', at + 1)) lineStarts.push(at + 1);
       this.lineStarts = lineStarts;
       return;
@@ -156,7 +154,6 @@ export class TokenizerText {
     offsets.push(source.length);
     this.cps = cps;
     this.offsetTable = offsets;
-    this.plainSource = undefined;
     cps.forEach((c, k) => {
       if (c === 0x0a) lineStarts.push(k + 1);
     });
@@ -165,15 +162,15 @@ export class TokenizerText {
 
   /**
    * Where the run of string-body characters from `i` ends: the first quote `quote`, backslash or
-   * newline at or after `i` (or the end), found by the regex engine; `i` itself when the text has
-   * no plain source. A string's body was otherwise read character by character.
+   * newline at or after `i` (or the end), found by the regex engine; `i` itself when code points
+   * need the offset table. A string's body was otherwise read character by character.
    */
   plainRunEnd(i: number, quote: number): number {
-    if (this.plainSource === undefined) return i;
+    if (this.offsetTable !== undefined) return i;
     const run = quote === 0x27 ? SINGLE_QUOTED_RUN : DOUBLE_QUOTED_RUN;
     run.lastIndex = i;
     try {
-      return run.test(this.plainSource) ? run.lastIndex : i;
+      return run.test(this.source) ? run.lastIndex : i;
     } catch {
       return i; // the regex engine's stack overflowed
     }
@@ -204,7 +201,7 @@ export class TokenizerText {
   }
 
   slice(start: number, end: number): string {
-    if (this.plainSource !== undefined) return this.plainSource.slice(start, end);
+    if (this.offsetTable === undefined) return this.source.slice(start, end);
     return String.fromCodePoint(...Array.prototype.slice.call(this.cps, start, end));
   }
 }
