@@ -45,17 +45,24 @@ export function bindArguments(
     const given = positional.length + 1;
     throw new PyException('TypeError', `${className}.${method}() takes ${takes} but ${given} ${given === 1 ? 'was' : 'were'} given`);
   }
-  let complete = true;
-  for (let i = 0; i < params.length && complete; i++) if (bound[i] === undefined && params[i]!.default === REQUIRED) complete = false;
-  if (!complete) {
-    const missing = params.filter((p, i) => bound[i] === undefined && p.default === REQUIRED).map((p) => p.name);
-    const noun = missing.length === 1 ? 'argument' : 'arguments';
-    throw new PyException(
-      'TypeError',
-      `${className}.${method}() missing ${missing.length} required positional ${noun}: ${quotedList(missing)}`,
-    );
+  // An unbound parameter takes its default (mutable defaults are shared on purpose), unless it has
+  // none: the call then fails naming every such parameter (the list is made only for the message).
+  for (let i = 0; i < params.length; i++) {
+    if (bound[i] !== undefined) continue;
+    if (isMissing(params, bound, i)) {
+      const missing = params.filter((_, j) => isMissing(params, bound, j)).map((p) => p.name);
+      const noun = missing.length === 1 ? 'argument' : 'arguments';
+      throw new PyException(
+        'TypeError',
+        `${className}.${method}() missing ${missing.length} required positional ${noun}: ${quotedList(missing)}`,
+      );
+    }
+    bound[i] = params[i]!.default as PyValue;
   }
-  // REQUIRED was ruled out above; mutable defaults are shared on purpose.
-  for (let i = 0; i < params.length; i++) if (bound[i] === undefined) bound[i] = params[i]!.default as PyValue;
   return bound as PyValue[];
+}
+
+/** Whether parameter `i` is required and got no argument (defaults given to earlier ones are not required). */
+function isMissing(params: readonly ParamSpec[], bound: readonly (PyValue | undefined)[], i: number): boolean {
+  return bound[i] === undefined && params[i]!.default === REQUIRED;
 }
