@@ -17,7 +17,6 @@ import { buildGroundTruthTrace } from '../src/conformance/trace-check.js';
 import { ALL_CATEGORIES, MULTI_TURN_CATEGORY } from '../src/spec/categories.js';
 import { EntryExecutor } from '../src/exec/executor.js';
 import { pyDeepCopy } from '../src/py/operators.js';
-import { tuneV8ForBatchWork } from '../src/util/v8-tuning.js';
 import { runGenerateBench, runGenerateCliBench } from './generate-bench.js';
 import { BUNDLED_CLI, generateOracleResults } from './oracle-results.js';
 
@@ -228,7 +227,6 @@ async function generate(delayMs: number, threads: number, limit?: number): Promi
 }
 
 async function evaluateRun(resultDir: string, resolveSettings: ModelSettingsResolver = conformanceModelSettings): Promise<ScenarioResult> {
-  tuneV8ForBatchWork(); // as `bfcl evaluate` does
   const scoreDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-'));
   try {
     const started = performance.now();

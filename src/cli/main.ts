@@ -1,7 +1,6 @@
-#!/usr/bin/env node
 /**
- * The CLI as an ES module, for `node dist/src/cli/main.js`. The `bfcl` binary is the launcher
- * (launcher.ts, bundled to dist/bin/bfcl.cjs), which runs the program bundle.
+ * The `bfcl` binary: `node dist/src/cli/main.js`, or its bundle `dist/bin/bfcl.cjs` (package.json's
+ * `bin`). Loads `.env` from the working directory, then runs the CLI.
  */
 
 import { realpathSync } from 'node:fs';
@@ -26,5 +25,5 @@ function isMainModule(): boolean {
 
 if (isMainModule()) {
   loadDotEnv(process.cwd());
-  await runBinary(process.argv.slice(2));
+  void runBinary(process.argv.slice(2));
 }

@@ -19,7 +19,6 @@ import { MODEL_REGISTRY, usesFcInference } from '../models/model-registry.js';
 import { parseAccuracyGates } from '../inspect/accuracy-gates.js';
 import { renderScoreTable } from '../report/score-table.js';
 import type { EvaluateOptions } from '../spec/options.js';
-import { isBatchCommand, tuneV8ForBatchWork } from '../util/v8-tuning.js';
 import type { CliIo } from './io.js';
 import {
   type EvaluateFlags,
@@ -57,11 +56,7 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
       writeErr: (text) => io.stderr(text),
     })
     .showHelpAfterError('(run "bfcl <command> --help" for usage)')
-    .showSuggestionAfterError(true)
-    // Every command but generate is a second or so of batch work (see tuneV8ForBatchWork).
-    .hook('preAction', (_program, command) => {
-      if (isBatchCommand(command.name())) tuneV8ForBatchWork();
-    });
+    .showSuggestionAfterError(true);
 
   // Command order follows the reference's help listing.
   program

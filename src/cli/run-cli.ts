@@ -55,11 +55,11 @@ function exitCodeOf(e: unknown, io: CliIo): number {
 
 /**
  * What the `bfcl` binary does with its arguments (after the program name): exits with runCli's
- * code. Its entry point (launcher.ts, main.ts) has loaded `.env` already.
+ * code. Its entry point (main.ts) has loaded `.env` already.
  */
 export async function runBinary(argv: readonly string[]): Promise<void> {
   process.exitCode = await runCli(argv);
-  // Leaving at once skips tearing down the heaps (5-8 ms of every `bfcl evaluate`). Only when no
-  // output is still queued (writes to pipes are asynchronous on macOS); else node drains it first.
+  // Leave once the output is flushed, even if a library keeps an idle handle open (keep-alive sockets).
+  // Writes to pipes are asynchronous on macOS, so with output still queued node drains it first.
   if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit();
 }

@@ -18,6 +18,7 @@
  * unnoticed (git's "racily clean" case).
  */
 
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +27,7 @@ import { deserialize, serialize } from 'node:v8';
 import { BUILD_STAMP, markBuildUsed, pruneOtherBuilds, readFileIfPresent, writeFileAtomically } from '../util/cache-folders.js';
 import { InternalError } from '../util/errors.js';
 import { filesUnder } from '../util/files-under.js';
-import { fnv1a64Hex, lazyCrypto, sha256Hex } from '../util/lazy-builtins.js';
+import { sha256Hex } from '../util/hash.js';
 
 /** Reads a file through a cache of its parsed value. */
 export interface ParsedFileCache {
@@ -222,7 +223,7 @@ function keyOf(bytes: Buffer, way: string): string {
 
 /** The name of a file's stat record: its absolute path and the way it is read (a collision only costs a miss). */
 function pathKeyOf(file: string, way: string): string {
-  return fnv1a64Hex(`${CACHE_FORMAT}\0${resolve(file)}\0${way}`);
+  return sha256Hex(`${CACHE_FORMAT}\0${resolve(file)}\0${way}`).slice(0, 16);
 }
 
 function statIfPresent(file: string): BigIntStats | undefined {
@@ -291,7 +292,7 @@ export function runningCodeStamp(): string {
   }
   // The bundle's files share one folder; compiled or source modules sit one folder below the root.
   const root = bundled ? dirname(self) : dirname(dirname(self));
-  const hash = lazyCrypto().createHash('sha256');
+  const hash = createHash('sha256');
   for (const file of filesUnder(root)) {
     if (!/\.([cm]?js|ts)$/.test(file)) continue;
     const stat = statSync(file);

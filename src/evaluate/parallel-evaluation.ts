@@ -6,14 +6,12 @@
  */
 
 import { existsSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 import { lazySimContext } from '../sim/simulated-api.js';
 import { getCategoryInfo } from '../spec/categories.js';
-import { lazyWorkerThreads } from '../util/lazy-builtins.js';
-import { scavengeWithoutHelpersWhenLanesFillCpus } from '../util/v8-tuning.js';
 import {
   planEvaluation,
   runEvaluationJob,
@@ -45,12 +43,9 @@ export interface LaneTask {
 /** A worker's report on one job; a failed job is run again here, so that its error surfaces as it would single-threaded. */
 export type LaneMessage = { readonly index: number; readonly result: EvaluatedCategory } | { readonly index: number; readonly failed: true };
 
-/**
- * The worker script beside this module: in the bundle, the launcher that runs the worker bundle
- * with V8's code cache; undefined when not built (tests on sources).
- */
+/** The worker script beside this module (bundled or compiled); undefined when not built (tests on sources). */
 function workerScript(): URL | undefined {
-  const url = new URL(import.meta.url.endsWith('.cjs') ? './evaluate-worker-launcher.cjs' : './evaluate-worker.js', import.meta.url);
+  const url = new URL(import.meta.url.endsWith('.cjs') ? './evaluate-worker.cjs' : './evaluate-worker.js', import.meta.url);
   return existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
@@ -99,7 +94,6 @@ export async function runEvaluationInParallel(options: ParallelEvaluateOptions):
 
   const script = options.threads > 1 ? workerScript() : undefined;
   const lanes = script === undefined ? [plan.jobs.map((_, index) => index)] : jobLanes(plan.jobs, options);
-  scavengeWithoutHelpersWhenLanesFillCpus(lanes.filter((lane) => lane.length > 0).length, availableParallelism());
 
   const workers = lanes.slice(1).filter((lane) => lane.length > 0).map((lane) =>
     runLane(
@@ -135,7 +129,7 @@ function jobLanes(jobs: readonly EvaluationJob[], options: ParallelEvaluateOptio
  */
 function runLane(script: URL, task: LaneTask, onResult: (index: number, result: EvaluatedCategory) => void): Promise<void> {
   return new Promise((resolve) => {
-    const worker = new (lazyWorkerThreads().Worker)(script, { workerData: task });
+    const worker = new Worker(script, { workerData: task });
     worker.on('message', (message: LaneMessage) => {
       if ('result' in message) onResult(message.index, message.result);
     });

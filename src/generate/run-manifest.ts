@@ -15,7 +15,7 @@ import { join, relative, sep } from 'node:path';
 import { DATA_LAYOUT, packageVersion } from '../data/data-dir.js';
 import type { BfclDataset } from '../data/dataset.js';
 import { funcDocFileOf } from '../data/function-docs.js';
-import { sha256Hex } from '../util/lazy-builtins.js';
+import { sha256Hex } from '../util/hash.js';
 import {
   type Category,
   MEMORY_SCENARIO_NAME,

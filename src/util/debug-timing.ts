@@ -7,7 +7,7 @@
 
 import { writeSync } from 'node:fs';
 
-import { lazyWorkerThreads } from './lazy-builtins.js';
+import { isMainThread, threadId } from 'node:worker_threads';
 
 export function timingReportsOn(): boolean {
   return process.env['BFCL_DEBUG_TIMING'] === '1';
@@ -21,6 +21,5 @@ export function processMs(): number {
 /** Report `step` when timing reports are on. */
 export function reportTiming(step: string): void {
   if (!timingReportsOn()) return;
-  const { isMainThread, threadId } = lazyWorkerThreads();
   writeSync(2, `bfcl timing: ${processMs().toFixed(0)} ms, ${isMainThread ? 'main thread' : `worker ${threadId}`}: ${step}\n`);
 }

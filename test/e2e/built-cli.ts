@@ -1,6 +1,6 @@
 /**
- * Test helper: the built `bfcl` binary (`dist/bin/bfcl.cjs`, the launcher that package.json's `bin`
- * names, which runs the bundle `dist/bin/bfcl-main.cjs`). CI builds it in `npm ci`; locally it is
+ * Test helper: the built `bfcl` binary (`dist/bin/bfcl.cjs`, the bundle that package.json's `bin`
+ * names). CI builds it in `npm ci`; locally it is
  * rebuilt first when a source file is newer than the build.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';

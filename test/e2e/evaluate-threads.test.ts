@@ -5,7 +5,7 @@
  * same error.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -180,22 +180,5 @@ describe.skipIf(dataDir === undefined || !existsSync(conformanceDir))('bfcl eval
     const texts = folderTexts(join(cwd, 'two'));
     expect(texts.size).toBeGreaterThan(30);
     expect(texts).toEqual(folderTexts(join(cwd, 'one')));
-  }, 120_000);
-
-  it("compiles the worker with V8's code cache: stored by the first run, used by the next", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'bfcl-threads-cache-'));
-    const args = ['evaluate', '--model', 'openai/gpt-oss-20b', '--result-dir', join(conformanceDir, 'real-run', 'result'), '--data-dir', resolve(dataDir!), '--num-threads', '2'];
-    const env = { BFCL_CACHE_DIR: join(cwd, 'cache'), BFCL_DEBUG_STARTUP: '1' };
-    const workerCache = (stderr: string): string[] => [...stderr.matchAll(/^bfcl: worker code cache: (\w+)$/gm)].map((m) => m[1]!);
-    const first = await runBuiltCli(args, cwd, env);
-    expect(first.code, first.stderr).toBe(0);
-    expect(workerCache(first.stderr)).toEqual(['missing']);
-    const second = await runBuiltCli(args, cwd, env);
-    expect(second.code, second.stderr).toBe(0);
-    expect(workerCache(second.stderr)).toEqual(['used']);
-    // Without --num-threads a machine with 2 CPUs or more uses one worker too (the lane plan's choice).
-    const byDefault = await runBuiltCli(args.slice(0, -2), cwd, env);
-    expect(byDefault.code, byDefault.stderr).toBe(0);
-    expect(workerCache(byDefault.stderr)).toEqual(availableParallelism() >= 2 ? ['used'] : []);
   }, 120_000);
 });

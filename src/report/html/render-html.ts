@@ -12,7 +12,7 @@ import { formatPercent } from '../csv-writer.js';
 import { type Child, type Html, clientScript, fragment, h, raw } from './client.js';
 import type { CategoryScoreView, ModelView, ReportData } from './report-data.js';
 import { REPORT_CSS } from './styles.js';
-import { lazyCrypto } from '../../util/lazy-builtins.js';
+import { createHash } from 'node:crypto';
 
 /** Colour-blind-safe palette (Okabe–Ito); model i gets colour i mod 8 (CSS classes swatch-i match). */
 export const MODEL_COLOURS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#555555'] as const;
@@ -305,7 +305,7 @@ function failureBrowser(data: ReportData): Html {
 // Page
 
 function sha256Base64(text: string): string {
-  return lazyCrypto().createHash('sha256').update(text, 'utf8').digest('base64');
+  return createHash('sha256').update(text, 'utf8').digest('base64');
 }
 
 /** The whole page. */
