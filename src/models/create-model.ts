@@ -4,6 +4,9 @@
  * retry policy in charge. A missing key fails here, before any entry runs.
  */
 
+import type { ClientOptions as AnthropicClientOptions } from '@anthropic-ai/sdk';
+import type { ClientOptions as OpenAIClientOptions } from 'openai';
+
 import type { Model } from '../spec/model.js';
 import { UsageError } from '../util/errors.js';
 import { usesFcInference, type ModelConfig } from './model-registry.js';
@@ -15,8 +18,6 @@ import { CHATML_TEMPLATE } from './providers/oss/chatml-template.js';
 import type { ChatTemplate } from './providers/oss/chat-template.js';
 import { QWEN_TEMPLATE } from './providers/oss/qwen-template.js';
 import type { AdapterSettings } from './providers/provider-model.js';
-import { httpFetch } from './providers/http-fetch.js';
-import { jsonPost } from './providers/json-post.js';
 import { ProviderTransport, type RawPost, type TransportSettings } from './providers/transport.js';
 
 /** The reference's CLI default temperature. */
@@ -41,7 +42,7 @@ export interface CreateModelOptions extends TransportSettings {
   readonly baseUrl?: string;
   /** Per-attempt request timeout; default the reference's (OpenAI 10 min, Claude 20 min, OSS 20 h). */
   readonly requestTimeoutMs?: number;
-  /** The `fetch` the SDK clients use (tests and the conformance check serve canned answers through it); default `httpFetch`. */
+  /** The `fetch` the SDK clients use (tests and the conformance check serve canned answers through it); default undici's, see `sdkNetwork`. */
   readonly fetch?: typeof globalThis.fetch;
   /** OSS path: `--local-model-path`, sent as the `model` field instead of the Hugging Face id. */
   readonly localModelPath?: string;
@@ -67,11 +68,11 @@ export function createModel(config: ModelConfig, options: CreateModelOptions = {
 
   switch (config.family) {
     case 'openai-responses': {
-      const transport = new ProviderTransport('openai', openAIFamilyPost(config, env, options), options);
+      const transport = new ProviderTransport('openai', openAIPost(openAIEndpoint(config, env, options), options), options);
       return new OpenAIResponsesModel(settings(transport, OPENAI_DEFAULT_TIMEOUT_MS));
     }
     case 'openai-completions': {
-      const transport = new ProviderTransport('openai', openAIFamilyPost(config, env, options), options);
+      const transport = new ProviderTransport('openai', openAIPost(openAIEndpoint(config, env, options), options), options);
       return new OpenAICompletionsModel(settings(transport, OPENAI_DEFAULT_TIMEOUT_MS));
     }
     case 'anthropic': {
@@ -88,7 +89,7 @@ export function createModel(config: ModelConfig, options: CreateModelOptions = {
     case 'oss': {
       const template = ossTemplate(config);
       const endpoint = ossEndpoint(env, options);
-      const transport = new ProviderTransport('openai', jsonPost(endpoint, options.fetch), options);
+      const transport = new ProviderTransport('openai', openAIPost(endpoint, options), options);
       return new OssCompletionsModel(settings(transport, OSS_REFERENCE_TIMEOUT_MS), {
         template,
         modelPathOrId: options.localModelPath ?? config.modelName,
@@ -173,14 +174,9 @@ function parseDefaultHeaders(env: Environment): Record<string, string> | undefin
 // 250 ms to load, which every other command (evaluate, show, report) would pay for nothing.
 
 /**
- * The registry's OpenAI models talk to OpenAI through the `openai` SDK; a model served by an
- * OpenAI-compatible server (`openai-compatible/<id>`) gets the plain JSON client (see json-post.ts).
+ * Every OpenAI-shaped request (OpenAI itself, any OpenAI-compatible server, the OSS handlers'
+ * completions) goes through the `openai` SDK client.
  */
-function openAIFamilyPost(config: ModelConfig, env: Environment, options: CreateModelOptions): RawPost {
-  const endpoint = openAIEndpoint(config, env, options);
-  return config.known ? openAIPost(endpoint, options) : jsonPost(endpoint, options.fetch);
-}
-
 function openAIPost(endpoint: OpenAIEndpoint, options: CreateModelOptions): RawPost {
   const client = lazily(async () => {
     const { default: OpenAI } = await import('openai');
@@ -189,7 +185,7 @@ function openAIPost(endpoint: OpenAIEndpoint, options: CreateModelOptions): RawP
       baseURL: endpoint.baseURL,
       defaultHeaders: endpoint.defaultHeaders,
       maxRetries: 0, // our retry policy is in charge (src/models/retry.ts)
-      fetch: options.fetch ?? httpFetch,
+      ...(await sdkNetwork<OpenAIClientOptions>(options)),
     });
   });
   return sdkPost(client, options);
@@ -203,10 +199,27 @@ function anthropicPost(config: ModelConfig, env: Environment, options: CreateMod
       apiKey,
       baseURL: options.baseUrl ?? nonEmpty(env['ANTHROPIC_BASE_URL']) ?? ANTHROPIC_API_BASE_URL,
       maxRetries: 0, // our retry policy is in charge (src/models/retry.ts)
-      fetch: options.fetch ?? httpFetch,
+      ...(await sdkNetwork<AnthropicClientOptions>(options)),
     });
   });
   return sdkPost(client, options);
+}
+
+/**
+ * How an SDK client reaches the network: an injected `fetch` as it is; else undici's `fetch` with an
+ * `Agent` of our own, passed through the SDKs' documented `fetch` and `fetchOptions.dispatcher`.
+ * The agent keeps connections alive between a run's requests, and its header and body timeouts are
+ * off: the per-request timeout the SDK is given (up to the reference's 20 h for local servers) is
+ * the only limit, where node's default agent would cut any answer that takes over 300 s.
+ */
+async function sdkNetwork<Options extends OpenAIClientOptions | AnthropicClientOptions>(
+  options: CreateModelOptions,
+): Promise<Pick<Options, 'fetch' | 'fetchOptions'>> {
+  if (options.fetch !== undefined) return { fetch: options.fetch };
+  const { Agent, fetch } = await import('undici');
+  const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+  // Each SDK types these with its own copy of the fetch types; undici's are the same at run time.
+  return { fetch, fetchOptions: { dispatcher } } as unknown as Pick<Options, 'fetch' | 'fetchOptions'>;
 }
 
 /** What the two SDK clients share: a raw `post` whose answer can be had as the HTTP response. */
@@ -226,9 +239,8 @@ function sdkPost(client: () => Promise<PostingClient>, options: CreateModelOptio
 }
 
 /**
- * The body as the SDK is given it: our UTF-8 bytes as they are for our own fetch (the SDKs pass
- * byte bodies through untouched); as text for an injected fetch, which tests and the conformance
- * check read as a string.
+ * The body as the SDK is given it: our UTF-8 bytes as they are for undici (the SDKs pass byte bodies
+ * through untouched); as text for an injected fetch, which tests and the conformance check read as a string.
  */
 function sdkBody(body: Buffer, options: CreateModelOptions): Buffer | string {
   return options.fetch === undefined ? body : body.toString('utf8');

@@ -1,36 +1,47 @@
+import { getEventListeners } from 'node:events';
+
 import { describe, expect, it } from 'vitest';
 
-import { combineSignals } from '../../src/util/abort-signals.js';
+import { linkSignals } from '../../src/util/abort-signals.js';
 
-describe('combineSignals', () => {
-  it('is the other signal when one is missing', () => {
-    const b = new AbortController().signal;
-    expect(combineSignals(undefined, b).signal).toBe(b);
-    expect(combineSignals(undefined, undefined).signal).toBeUndefined();
+describe('linkSignals', () => {
+  it('is undefined without sources, and a fresh signal even for one source', () => {
+    expect(linkSignals(undefined, undefined).signal).toBeUndefined();
+    const b = new AbortController();
+    const linked = linkSignals(undefined, b.signal);
+    expect(linked.signal).not.toBe(b.signal);
+    b.abort('stop');
+    expect(linked.signal!.reason).toBe('stop');
   });
 
   it('fires with the reason of the source that fired', () => {
     const a = new AbortController();
     const b = new AbortController();
-    const combined = combineSignals(a.signal, b.signal);
-    expect(combined.signal.aborted).toBe(false);
+    const linked = linkSignals(a.signal, b.signal);
+    expect(linked.signal!.aborted).toBe(false);
     b.abort('timed out');
-    expect(combined.signal.aborted).toBe(true);
-    expect(combined.signal.reason).toBe('timed out');
+    expect(linked.signal!.aborted).toBe(true);
+    expect(linked.signal!.reason).toBe('timed out');
   });
 
   it('starts aborted when a source already is', () => {
     const a = new AbortController();
     a.abort('early');
-    const combined = combineSignals(a.signal, new AbortController().signal);
-    expect(combined.signal.reason).toBe('early');
+    expect(linkSignals(a.signal, new AbortController().signal).signal!.reason).toBe('early');
   });
 
-  it('no longer follows its sources once disposed', () => {
-    const a = new AbortController();
-    const combined = combineSignals(a.signal, new AbortController().signal);
-    combined.dispose();
-    a.abort();
-    expect(combined.signal.aborted).toBe(false);
+  it('leaves no listener on its sources once disposed, so a long-lived signal does not collect them', () => {
+    const run = new AbortController();
+    for (let request = 0; request < 50; request++) {
+      const linked = linkSignals(run.signal);
+      // What the SDKs do with the signal they are given: listen, and never stop.
+      linked.signal!.addEventListener('abort', () => {});
+      linked.dispose();
+    }
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    const last = linkSignals(run.signal);
+    last.dispose();
+    run.abort();
+    expect(last.signal!.aborted).toBe(false);
   });
 });

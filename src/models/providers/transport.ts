@@ -6,7 +6,7 @@
 
 import type { PyDict } from '../../py/value.js';
 import type { QueryOptions } from '../../spec/model.js';
-import { combineSignals } from '../../util/abort-signals.js';
+import { linkSignals } from '../../util/abort-signals.js';
 import { withRetry, type AttemptFailure, type RetryPolicy } from '../retry.js';
 import { decodeBody, encodeBody } from './wire.js';
 
@@ -28,8 +28,8 @@ export interface RawAnswer {
 }
 
 /**
- * One POST of a UTF-8 JSON body (through an SDK client, or `json-post.ts` for OpenAI-compatible
- * servers); resolves with the answer of a 2xx status, rejects otherwise.
+ * One POST of a UTF-8 JSON body through an SDK client; resolves with the answer of a 2xx status,
+ * rejects otherwise.
  */
 export type RawPost = (
   path: string,
@@ -76,7 +76,7 @@ export class ProviderTransport {
     if (this.settings.onRequest !== undefined) {
       this.settings.onRequest({ provider: this.provider, path, bodyText: bodyBytes.toString('utf8'), timeoutMs });
     }
-    const combined = combineSignals(this.settings.signal, query.signal);
+    const combined = linkSignals(this.settings.signal, query.signal);
     const signal = combined.signal;
     const onFailure = (failure: AttemptFailure): void => {
       this.settings.onAttemptFailure?.(failure);

@@ -1,7 +1,6 @@
 /**
  * The chat-completions adapter (OpenAI and any OpenAI-compatible server) against a local server
- * speaking the protocol: registry models through the real SDK client, `openai-compatible/<id>`
- * models through the plain JSON client (json-post.ts).
+ * speaking the protocol, through the real SDK client.
  */
 import { describe, expect, it } from 'vitest';
 
