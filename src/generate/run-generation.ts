@@ -11,12 +11,12 @@ import type { SimContext } from '../sim/simulated-api.js';
 import { isAgentic, isFormatSensitivity, sortById, type Category } from '../spec/categories.js';
 import type { Model, RetryNotice } from '../spec/model.js';
 import type { TestEntry } from '../spec/schemas.js';
-import { combineSignals } from '../util/abort-signals.js';
+import { linkSignals } from '../util/abort-signals.js';
 import { inferEntry } from './infer-entry.js';
 import type { LoopOptions } from './loop-options.js';
 import { ProgressReporter, type ProgressSink } from './progress.js';
 import { ResultWriter, findResultFiles, removeStaleLines, resultFilesOfCategory, scanExistingResults, sortResultFile } from './result-store.js';
-import { runScheduled } from './schedule.js';
+import { orderLongestFirst, runScheduled } from './schedule.js';
 
 export interface GenerationOptions {
   /** Categories of the run (their result files are scanned for finished entries). */
@@ -119,9 +119,9 @@ export async function generateForModel(model: Model, options: GenerationOptions)
   });
   // Fires on Ctrl-C (options.signal) and when the run stops by itself (see UNREACHABLE_STOP).
   const stop = new AbortController();
-  const combined = combineSignals(options.signal, stop.signal);
-  const signal = combined.signal;
-  // Every request in flight listens to it: one listener per running entry is the design, not a leak.
+  const combined = linkSignals(options.signal, stop.signal);
+  const signal = combined.signal ?? stop.signal;
+  // Every running entry listens to it (each request links a signal of its own to it): up to --num-threads listeners.
   setMaxListeners(0, signal);
   let stoppedBecause: string | undefined;
   let unreachableInARow = 0;
@@ -139,7 +139,8 @@ export async function generateForModel(model: Model, options: GenerationOptions)
 
   try {
     await runScheduled(
-      pending,
+      // A turn costs at least one request: turns are what tells a long conversation from a short one.
+      orderLongestFirst(pending, (entry) => entry.question.length),
       options.numThreads ?? model.defaultNumThreads ?? 1,
       async (entry) => {
         const outcome = await inferEntry(model, entry, loopOptions);

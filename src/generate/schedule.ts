@@ -12,6 +12,20 @@ export interface SchedulableEntry {
   readonly dependsOn?: readonly string[] | undefined;
 }
 
+/**
+ * The order to start entries in: entries of a dependency chain first, in their given order (a chain
+ * runs one link at a time, so it is the longest work); then the others by expected cost, highest
+ * first, ties in their given order. Started last, a long multi-turn conversation keeps the run
+ * going after every other thread has finished; started first, it overlaps with the short ones.
+ */
+export function orderLongestFirst<T extends SchedulableEntry>(entries: readonly T[], cost: (entry: T) => number): T[] {
+  const dependedOn = new Set(entries.flatMap((entry) => entry.dependsOn ?? []));
+  const inChain = (entry: T): boolean => (entry.dependsOn?.length ?? 0) > 0 || dependedOn.has(entry.id);
+  const free = entries.filter((entry) => !inChain(entry)).map((entry, index) => ({ entry, index, cost: cost(entry) }));
+  free.sort((a, b) => b.cost - a.cost || a.index - b.index);
+  return [...entries.filter(inChain), ...free.map(({ entry }) => entry)];
+}
+
 /** How a scheduled run ended. */
 export interface ScheduleResult {
   /** Entries whose task ran to its end. */

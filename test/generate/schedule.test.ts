@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { runScheduled } from '../../src/generate/schedule.js';
+import { orderLongestFirst, runScheduled } from '../../src/generate/schedule.js';
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -72,3 +72,24 @@ describe('runScheduled', () => {
     expect(finished).toEqual(['b_0']);
   });
 });
+
+describe('orderLongestFirst', () => {
+  const entry = (id: string, turns: number, dependsOn?: string[]) => ({ id, turns, dependsOn });
+  const ids = (entries: readonly { id: string }[]): string[] => entries.map((e) => e.id);
+
+  it('puts the costliest entries first, keeping the given order among equal costs', () => {
+    const entries = [entry('a', 1), entry('b', 3), entry('c', 1), entry('d', 5), entry('e', 3)];
+    expect(ids(orderLongestFirst(entries, (e) => e.turns))).toEqual(['d', 'b', 'e', 'a', 'c']);
+  });
+
+  it('starts dependency chains first, in their given order, whatever their links cost', () => {
+    const entries = [entry('q', 9), entry('p0', 2), entry('p1', 9, ['p0']), entry('p2', 1, ['p0', 'p1']), entry('m', 1, ['p0', 'p1', 'p2']), entry('z', 4)];
+    expect(ids(orderLongestFirst(entries, (e) => e.turns))).toEqual(['p0', 'p1', 'p2', 'm', 'q', 'z']);
+  });
+
+  it('keeps every entry exactly once', () => {
+    const entries = Array.from({ length: 30 }, (_, i) => entry(`e${i}`, (i * 7) % 5, i % 6 === 5 ? [`e${i - 1}`] : undefined));
+    expect(ids(orderLongestFirst(entries, (e) => e.turns)).sort()).toEqual(ids(entries).sort());
+  });
+});
+
