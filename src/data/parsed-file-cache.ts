@@ -9,18 +9,12 @@
  * rebuilt `bfcl` never sees a stale value. Any trouble with the cache itself (missing folder, no
  * permission, a corrupt or truncated blob, a full disk) falls back to parsing: the cache can make a
  * run slower, never different.
- *
- * Reading and hashing the files on every run cost about 15 ms of a `bfcl evaluate` on the official
- * data, so a file's key is also remembered with its stat signature (device, inode, size, modification
- * and change times, as git's index does) and used while the signature is unchanged. Any write to a
- * file moves its change time, which no tool can set back; a signature is only remembered once both
- * times are a while in the past, so that a second write within the file system's clock tick cannot go
- * unnoticed (git's "racily clean" case).
+
  */
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 
@@ -62,26 +56,6 @@ export function parsedFileCache(dir: string | undefined, codeStamp: string = run
 const PARSED_FILES_FOLDER = 'parsed-files';
 /** Suffix of the marker a run leaves for a file it parsed without storing it. */
 const PARSED_MARK = '.parsed';
-/** Suffix of the record of a file's stat signature and content key (`<path key>.stat`). */
-const STAT_RECORD = '.stat';
-/** How long ago a file must have last changed for its stat signature to be remembered. */
-export const SETTLED_MS = 2000;
-
-/** Options of a disk cache (tests move the clock). */
-export interface DiskParsedFileCacheOptions {
-  /** The current time in ms since the epoch. */
-  readonly now?: () => number;
-}
-
-/** How a disk cache's reads were served (for tests and diagnostics). */
-export interface ParsedFileCacheCounts {
-  /** Served from a blob found by the file's unchanged stat signature (the file was not read). */
-  byStat: number;
-  /** Served from a blob found by the hash of the file's bytes. */
-  byContent: number;
-  /** Parsed (the blob was missing, or could not be read back). */
-  parsed: number;
-}
 
 /**
  * Blobs live in `<dir>/parsed-files/<code stamp>/<key>.v8` (and markers of files parsed once in
@@ -94,69 +68,33 @@ export class DiskParsedFileCache implements ParsedFileCache {
   private readonly buildDir: string;
   private buildDirReady = false;
   private buildDirTouched = false;
-  private readonly now: () => number;
-  readonly counts: ParsedFileCacheCounts = { byStat: 0, byContent: 0, parsed: 0 };
 
   constructor(
     readonly dir: string,
     private readonly codeStamp: string,
-    options: DiskParsedFileCacheOptions = {},
   ) {
     if (!BUILD_STAMP.test(codeStamp)) throw new InternalError(`Not a code stamp: ${codeStamp}`);
     this.buildsDir = join(dir, PARSED_FILES_FOLDER);
     this.buildDir = join(this.buildsDir, codeStamp);
-    this.now = options.now ?? Date.now;
   }
 
   read<T>(file: string, way: string, parse: (bytes: Buffer | undefined, storing: boolean) => T): T {
-    const stat = statIfPresent(file);
-    const record = stat === undefined ? undefined : join(this.buildDir, `${pathKeyOf(file, way)}${STAT_RECORD}`);
-    const recordedKey = record === undefined ? undefined : keyInRecord(readFileIfPresent(record), signatureOf(stat!));
-    const byStat = recordedKey === undefined ? undefined : this.load(this.blobOf(recordedKey));
-    if (byStat !== undefined) {
-      this.counts.byStat++;
-      this.touchBuildDir();
-      return byStat.value as T;
-    }
     const bytes = readFileIfPresent(file);
     if (bytes === undefined) return parse(undefined, false);
-    const key = keyOf(bytes, way);
-    const blob = this.blobOf(key);
+    const blob = join(this.buildDir, `${keyOf(bytes, way)}.v8`);
     const stored = this.load(blob);
     if (stored !== undefined) {
-      this.counts.byContent++;
       this.touchBuildDir();
-      this.remember(record, stat, key);
       return stored.value as T;
     }
-    this.counts.parsed++;
     // Stored the second time a file is parsed: a one-off run (a fresh CI machine) only leaves a
-    // marker, instead of paying to serialize and write what no later run will read.
+    // marker, instead of paying to serialize and write what no later run will read (about 170 ms
+    // of a first `bfcl evaluate` of a real run).
     const storing = this.parsedBefore(blob);
     const value = parse(bytes, storing);
-    if (!storing) this.markParsed(blob);
-    else if (this.store(blob, value)) this.remember(record, stat, key);
+    if (storing) this.store(blob, value);
+    else this.markParsed(blob);
     return value;
-  }
-
-  private blobOf(key: string): string {
-    return join(this.buildDir, `${key}.v8`);
-  }
-
-  /**
-   * Record the file's stat signature with its key, when the file has settled: the bytes that were
-   * read were read after its last change, and a later change will move its change time.
-   */
-  private remember(record: string | undefined, stat: BigIntStats | undefined, key: string): void {
-    if (record === undefined || stat === undefined) return;
-    const lastChangeMs = Number((stat.mtimeNs > stat.ctimeNs ? stat.mtimeNs : stat.ctimeNs) / 1_000_000n);
-    if (lastChangeMs > this.now() - SETTLED_MS) return;
-    try {
-      this.prepareBuildDir();
-      writeFileAtomically(record, Buffer.from(`${signatureOf(stat)} ${key}\n`, 'latin1'));
-    } catch {
-      // As for blobs: the next run reads and hashes the file again.
-    }
   }
 
   /** Whether an earlier run parsed the file (its marker), or stored it (a blob that would not load). */
@@ -186,18 +124,15 @@ export class DiskParsedFileCache implements ParsedFileCache {
     return undefined;
   }
 
-  /** Whether the value was stored. */
-  private store(blob: string, value: unknown): boolean {
-    if (!isPlainData(value)) return false;
+  private store(blob: string, value: unknown): void {
+    if (!isPlainData(value)) return;
     try {
       this.prepareBuildDir();
       writeFileAtomically(blob, serialize([CACHE_FORMAT, value]));
       // The blob now says the file was parsed before.
       rmSync(`${blob}${PARSED_MARK}`, { force: true });
-      return true;
     } catch {
       // No room or no permission: the next run parses again.
-      return false;
     }
   }
 
@@ -219,30 +154,6 @@ export class DiskParsedFileCache implements ParsedFileCache {
 
 function keyOf(bytes: Buffer, way: string): string {
   return sha256Hex(`${CACHE_FORMAT}\0${process.versions.v8}\0${way}\0`, bytes);
-}
-
-/** The name of a file's stat record: its absolute path and the way it is read (a collision only costs a miss). */
-function pathKeyOf(file: string, way: string): string {
-  return sha256Hex(`${CACHE_FORMAT}\0${resolve(file)}\0${way}`).slice(0, 16);
-}
-
-function statIfPresent(file: string): BigIntStats | undefined {
-  try {
-    return statSync(file, { bigint: true });
-  } catch {
-    return undefined;
-  }
-}
-
-/** What changes whenever the file's bytes may have: which file it is, its size and its two times (ns). */
-function signatureOf(stat: BigIntStats): string {
-  return `${stat.dev} ${stat.ino} ${stat.size} ${stat.mtimeNs} ${stat.ctimeNs}`;
-}
-
-/** The content key a record gives for this signature, or undefined when it is for another. */
-function keyInRecord(record: Buffer | undefined, signature: string): string | undefined {
-  const match = record === undefined ? null : /^(.*) ([0-9a-f]{64})\n$/.exec(record.toString('latin1'));
-  return match !== null && match[1] === signature ? match[2] : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { BfclDataset } from '../../src/data/dataset.js';
 import { packageDataDir } from '../../src/data/data-dir.js';
-import { DiskParsedFileCache, NO_CACHE, SETTLED_MS, cacheDirOf, parsedFileCache, type ParsedFileCache } from '../../src/data/parsed-file-cache.js';
+import { DiskParsedFileCache, NO_CACHE, cacheDirOf, parsedFileCache, type ParsedFileCache } from '../../src/data/parsed-file-cache.js';
 import { jsonDumps } from '../../src/py/json.js';
 import { KnownJsonText } from '../../src/py/known-json-text.js';
 import { PyTuple, type PyDict, type PyValue } from '../../src/py/value.js';
@@ -183,90 +183,6 @@ describe('DiskParsedFileCache', () => {
     for (let run = 0; run < 2; run++) expect(new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', () => [tuple])).toEqual([tuple]);
     const again = new DiskParsedFileCache(cacheDir, stamp('b')).read(file, 'w', () => 'parsed again');
     expect(again).toBe('parsed again');
-  });
-
-  describe('by stat signature', () => {
-    /** A cache whose clock runs `aheadMs` ahead, so that files written just now count as settled. */
-    const cacheAt = (cacheDir: string, aheadMs: number) => new DiskParsedFileCache(cacheDir, stamp('b'), { now: () => Date.now() + aheadMs });
-    const later = SETTLED_MS + 1000;
-
-    it('serves a settled, unchanged file without reading it, once its blob is stored', () => {
-      const dir = tempDir();
-      const file = join(dir, 'data.json');
-      writeFileSync(file, 'abc');
-      const counter = countingParse();
-      const runs = [0, 1, 2, 3].map(() => {
-        const cache = cacheAt(join(dir, 'cache'), later);
-        expect(cache.read(file, 'w', counter.parse)).toBe(3);
-        return { ...cache.counts };
-      });
-      expect(runs).toEqual([
-        { byStat: 0, byContent: 0, parsed: 1 }, // marked
-        { byStat: 0, byContent: 0, parsed: 1 }, // stored, and its signature recorded
-        { byStat: 1, byContent: 0, parsed: 0 },
-        { byStat: 1, byContent: 0, parsed: 0 },
-      ]);
-      // Another way of reading the same file has its own record.
-      expect(cacheAt(join(dir, 'cache'), later).read(file, 'other', counter.parse)).toBe(3);
-      expect(counter.calls).toBe(3);
-    });
-
-    it('remembers no signature of a file that changed too recently, and keeps hashing it', () => {
-      const dir = tempDir();
-      const file = join(dir, 'data.json');
-      writeFileSync(file, 'abc');
-      const cacheDir = join(dir, 'cache');
-      for (let run = 0; run < 2; run++) cacheAt(cacheDir, 0).read(file, 'w', () => 1);
-      const cache = cacheAt(cacheDir, 0);
-      expect(cache.read(file, 'w', () => 2)).toBe(1);
-      expect(cache.counts).toEqual({ byStat: 0, byContent: 1, parsed: 0 });
-      expect(readdirSync(join(cacheDir, 'parsed-files', stamp('b'))).filter((name) => name.endsWith('.stat'))).toEqual([]);
-      // Once it has settled, a hit by content records it.
-      const recording = cacheAt(cacheDir, later);
-      recording.read(file, 'w', () => 2);
-      expect(recording.counts).toEqual({ byStat: 0, byContent: 1, parsed: 0 });
-      const settled = cacheAt(cacheDir, later);
-      expect(settled.read(file, 'w', () => 2)).toBe(1);
-      expect(settled.counts.byStat).toBe(1);
-    });
-
-    it('notices a rewrite of the same size whose modification time is set back (the change time moves)', () => {
-      const dir = tempDir();
-      const file = join(dir, 'data.json');
-      writeFileSync(file, 'one');
-      const old = new Date(Date.UTC(2025, 0, 1));
-      utimesSync(file, old, old);
-      const cacheDir = join(dir, 'cache');
-      const counter = countingParse((text) => text);
-      for (let run = 0; run < 2; run++) cacheAt(cacheDir, later).read(file, 'w', counter.parse);
-      expect(cacheAt(cacheDir, later).read(file, 'w', counter.parse)).toBe('one');
-      writeFileSync(file, 'two');
-      utimesSync(file, old, old);
-      const cache = cacheAt(cacheDir, later);
-      expect(cache.read(file, 'w', counter.parse)).toBe('two');
-      expect(cache.counts).toEqual({ byStat: 0, byContent: 0, parsed: 1 });
-    });
-
-    it('falls back to the bytes when a record is damaged or its blob is gone', () => {
-      const dir = tempDir();
-      const file = join(dir, 'data.json');
-      writeFileSync(file, 'abc');
-      const cacheDir = join(dir, 'cache');
-      const buildDir = join(cacheDir, 'parsed-files', stamp('b'));
-      const counter = countingParse();
-      for (let run = 0; run < 2; run++) cacheAt(cacheDir, later).read(file, 'w', counter.parse);
-      const record = join(buildDir, readdirSync(buildDir).find((name) => name.endsWith('.stat'))!);
-      writeFileSync(record, 'garbage');
-      const damaged = cacheAt(cacheDir, later);
-      expect(damaged.read(file, 'w', counter.parse)).toBe(3);
-      expect(damaged.counts).toEqual({ byStat: 0, byContent: 1, parsed: 0 });
-      // The hit by content wrote the record again.
-      expect(cacheAt(cacheDir, later).read(file, 'w', counter.parse)).toBe(3);
-      rmSync(join(buildDir, readdirSync(buildDir).find((name) => name.endsWith('.v8'))!));
-      const blobless = cacheAt(cacheDir, later);
-      expect(blobless.read(file, 'w', counter.parse)).toBe(3);
-      expect(blobless.counts).toEqual({ byStat: 0, byContent: 0, parsed: 1 });
-    });
   });
 
   it("leaves a missing file to the parser's own error", () => {
