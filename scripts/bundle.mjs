@@ -18,8 +18,8 @@ await build({
   target: 'node20',
   format: 'cjs',
   logLevel: 'warning',
-  // The model SDKs are loaded from node_modules, and only when a model is called.
-  external: ['openai', '@anthropic-ai/sdk'],
+  // The model SDKs and undici are loaded from node_modules, and only when a model is called.
+  external: ['openai', '@anthropic-ai/sdk', 'undici'],
   // ES module code reads its own location from import.meta.url; the bundle stays strict as ES modules are.
   define: { 'import.meta.url': '__bfclModuleUrl' },
   banner: { js: '#!/usr/bin/env node\n"use strict"; var __bfclModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
