@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 
 import { packageVersion } from '../data/data-dir.js';
 import { listResultFiles } from '../data/result-files.js';
@@ -16,23 +16,13 @@ import {
   getCategoryInfo,
 } from '../spec/categories.js';
 import { MODEL_REGISTRY, usesFcInference } from '../models/model-registry.js';
-import { parseAccuracyGates } from '../inspect/accuracy-gates.js';
 import { renderScoreTable } from '../report/score-table.js';
-import type { EvaluateOptions } from '../spec/options.js';
 import type { CliIo } from './io.js';
-import {
-  type EvaluateFlags,
-  type GenerateFlags,
-  collectList,
-  parsePositiveInt,
-  parseTemperature,
-  projectRootOf,
-  toEvaluateOptions,
-  toGenerateOptions,
-} from './option-parsers.js';
+import { projectRootOf } from './option-parsers.js';
 import { type CliRunners, DEFAULT_RUNNERS } from './runners.js';
 import { registerDiffCommand } from './diff-command.js';
-import type { EvaluateReportOptions } from './evaluate-command.js';
+import { registerEvaluateCommand } from './evaluate-flags.js';
+import { registerGenerateCommand } from './generate-flags.js';
 import { registerGroundTruthCommand } from './ground-truth-command.js';
 import { registerShowCommand } from './show-command.js';
 import { registerReportCommand } from './report-command.js';
@@ -41,8 +31,6 @@ import { registerReportCommand } from './report-command.js';
 export interface CliOutcome {
   exitCode: number;
 }
-
-const DEFAULT_TEMPERATURE = 0.001;
 
 /** Build the program. Output goes to `io`; commander errors are thrown, never `process.exit`ed. */
 export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, outcome: CliOutcome = { exitCode: 0 }): Command {
@@ -73,23 +61,7 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
       io.stdout(formatTestCategories());
     });
 
-  program
-    .command('generate')
-    .description('Generate model responses for one or more models on the selected test categories.')
-    .addOption(listOption('--model <names>', 'Model names, comma-separated; repeatable.').makeOptionMandatory())
-    .addOption(listOption('--test-category <names>', 'Test categories or groups, comma-separated; repeatable (default: all).'))
-    .option('--temperature <float>', 'Sampling temperature.', parseTemperature, DEFAULT_TEMPERATURE)
-    .option('--include-input-log', 'Record the fully transformed model input in the inference log.')
-    .option('--exclude-state-log', 'Leave the state of the simulated APIs after each turn out of multi-turn logs.')
-    .option('--num-threads <n>', 'Number of concurrent requests (default: 1 for API models).', parsePositiveInt)
-    .option('--result-dir <dir>', 'Result directory, relative to the project root (default: result).')
-    .option('-o, --allow-overwrite', 'Regenerate entries that already have results.')
-    .option('--run-ids', 'Generate only the ids listed in test_case_ids_to_generate.json (ignores --test-category).')
-    .option('--base-url <url>', 'Endpoint of an OpenAI-compatible server such as vLLM, sglang or ollama (else OPENAI_BASE_URL / LOCAL_SERVER_ENDPOINT:LOCAL_SERVER_PORT).')
-    .addOption(dataDirOption())
-    .action(async (flags: GenerateFlags) => {
-      outcome.exitCode = await runners.runGenerate(toGenerateOptions(flags, io), io);
-    });
+  registerGenerateCommand(program, io, runners, outcome);
 
   program
     .command('results')
@@ -100,31 +72,7 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
       io.stdout(formatResults(resultDir));
     });
 
-  program
-    .command('evaluate')
-    .description('Evaluate the results of one or more models on the selected test categories.')
-    .addOption(listOption('--model <names>', 'Model names, comma-separated; repeatable (default: every model in the result directory).'))
-    .addOption(listOption('--test-category <names>', 'Test categories or groups, comma-separated; repeatable (default: all).'))
-    .option('--result-dir <dir>', 'Result directory, relative to the project root (default: result).')
-    .option('--score-dir <dir>', 'Score directory, relative to the project root (default: score).')
-    .option('--partial-eval', 'Evaluate only the entries present in the result files, without failing on missing ids.')
-    .addOption(
-      new Option('--decoder <mode>', 'Decode results as function-calling or prompting output (default: from the model registry, else guessed from the results).').choices(['fc', 'prompting']),
-    )
-    .option('--underscore-to-dot', "Expect '_' in place of '.' in function names (a model that cannot emit '.'; default: the registry's setting, or on for unknown FC models).")
-    .option('--no-underscore-to-dot', "Expect function names exactly as documented, dots included.")
-    .option('--num-threads <n>', 'Most threads to evaluate result files on (default: one per CPU, at most 8); categories are spread over them where the plan expects a gain, 1 keeps everything on one thread.', parsePositiveInt)
-    .addOption(dataDirOption())
-    .addOption(listOption('--min-accuracy <thresholds>', 'CI gate: minimum accuracy, overall (0.8 or 80%) or per category/group (multi_turn=0.5); comma-separated, repeatable. Exit code 3 when one is missed.'))
-    .option('--json', 'Print a JSON summary (per model and category: accuracy, counts, error classes, gates) on stdout instead of the table.')
-    .action(async (flags: EvaluateFlags & { minAccuracy?: string[]; json?: boolean }) => {
-      const options: EvaluateOptions & EvaluateReportOptions = {
-        ...toEvaluateOptions(flags, io),
-        minAccuracy: flags.minAccuracy === undefined ? undefined : parseAccuracyGates(flags.minAccuracy),
-        json: flags.json,
-      };
-      outcome.exitCode = await runners.runEvaluate(options, io);
-    });
+  registerEvaluateCommand(program, io, runners, outcome);
 
   program
     .command('scores')
@@ -157,14 +105,6 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
     });
 
   return program;
-}
-
-function listOption(flags: string, description: string): Option {
-  return new Option(flags, description).argParser(collectList);
-}
-
-function dataDirOption(): Option {
-  return new Option('--data-dir <dir>', 'BFCL dataset directory in the official layout (env: BFCL_DATA_DIR; default: the package data/).');
 }
 
 /** Every category (with its folder, data file and whether it has ground truth), then every group. */
