@@ -156,7 +156,8 @@ export function checkAddresses(host: string, addresses: readonly string[], polic
     const label = refusedRangeOf(address);
     if (label === undefined || allowedByPolicy(address, policy)) continue;
     const where = address === host ? address : `${host} (${address})`;
-    return { kind: 'refused', message: `refused: ${where} is a ${label} address (bfcl-ts fetches only public addresses)` };
+    const article = /^[aeiou]/.test(label) ? 'an' : 'a';
+    return { kind: 'refused', message: `refused: ${where} is ${article} ${label} address (bfcl-ts fetches only public addresses)` };
   }
   return ALLOWED;
 }

@@ -61,12 +61,25 @@ export function decodeResponseText(body: Uint8Array, contentType: string | undef
     for (const byte of body) out += byte < 0x80 ? String.fromCharCode(byte) : '\ufffd';
     return out;
   }
+  if (label !== undefined && CP1252.has(label)) return decodeCp1252(body);
   for (const candidate of label === undefined ? [] : [label, label.replace(/_/g, '-')]) {
     const decoder = textDecoder(candidate);
     if (decoder !== undefined) return decoder.decode(body, { stream: partial });
   }
   // BFCL parity: requests Response.text — an unknown codec falls back to UTF-8 with replacement.
   return textDecoder('utf-8')!.decode(body, { stream: partial });
+}
+
+/** Python names of cp1252 (Node 20's TextDecoder decodes `windows-1252` as Latin-1, so it is done here). */
+const CP1252 = new Set(['windows-1252', 'windows_1252', 'cp1252', 'x-cp1252']);
+
+/** Python's cp1252 for 0x80–0x9F; U+FFFD where Python's codec has no character (errors="replace"). */
+const CP1252_HIGH = '€\ufffd‚ƒ„…†‡ˆ‰Š‹Œ\ufffdŽ\ufffd\ufffd‘’“”•–—˜™š›œ\ufffdžŸ';
+
+function decodeCp1252(body: Uint8Array): string {
+  let out = '';
+  for (const byte of body) out += byte >= 0x80 && byte < 0xa0 ? CP1252_HIGH[byte - 0x80] : String.fromCharCode(byte);
+  return out;
 }
 
 function textDecoder(label: string): TextDecoder | undefined {

@@ -131,5 +131,7 @@ export function htmlToMarkdown(html: string): string {
   // html2text's output ends with a blank line (turndown trims its output), and it writes `&nbsp;` as
   // a plain space: the entity is far more common in pages than a literal U+00A0, which the DOM
   // parser makes indistinguishable from it.
-  return `${converter.turndown(html).replace(/\u00a0/g, ' ')}\n\n`;
+  // Blank lines left by removed <head> content are dropped: html2text starts with the first text.
+  const markdown = converter.turndown(html).replace(/^(?:[ \t]*\n)+/, '');
+  return `${markdown.replace(/\u00a0/g, ' ')}\n\n`;
 }
