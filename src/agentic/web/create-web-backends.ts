@@ -66,6 +66,15 @@ export function createWebBackends(options: WebBackendOptions = {}): WebBackends 
   if (mode !== 'off' && (options.cacheDir === undefined || options.cacheDir === '')) {
     throw new UsageError(`web cache mode ${mode} needs a cache directory`);
   }
+  requirePositive('retryMaxAttempts', options.retryMaxAttempts, true);
+  requirePositive('searchTimeoutMs', options.searchTimeoutMs);
+  requirePositive('fetchTimeoutMs', options.fetchTimeoutMs);
+  requirePositive('maxPageBytes', options.maxPageBytes, true);
+  requirePositive('retryMaxBackoffMs', options.retryMaxBackoffMs);
+  requirePositive('retryInitialBackoffMs', options.retryInitialBackoffMs);
+  if (options.maxRedirects !== undefined && !(Number.isInteger(options.maxRedirects) && options.maxRedirects >= 0)) {
+    throw new UsageError(`web option maxRedirects must be a whole number >= 0, got ${options.maxRedirects}`);
+  }
 
   const search =
     apiKey === undefined
@@ -103,4 +112,11 @@ export function createWebBackends(options: WebBackendOptions = {}): WebBackends 
     fetcher: new CachedPageFetcher(cache, fetcher),
     ...signal,
   };
+}
+
+/** A UsageError unless `value` is absent or a positive (whole, if `integer`) number. */
+function requirePositive(name: string, value: number | undefined, integer = false): void {
+  if (value === undefined) return;
+  if (Number.isFinite(value) && value > 0 && (!integer || Number.isInteger(value))) return;
+  throw new UsageError(`web option ${name} must be a positive ${integer ? 'whole ' : ''}number, got ${value}`);
 }

@@ -31,6 +31,10 @@ describe('createWebBackends', () => {
     [{ serpApiKey: 'KEY', cacheMode: 'record' as const }, /web cache mode record needs a cache directory/],
     [{ cacheMode: 'auto' as const, cacheDir: '/tmp/x' }, /SerpAPI key \(SERPAPI_API_KEY\) in web cache mode auto/],
     [{ serpApiKey: 'KEY', cacheMode: 'sometimes' as never }, /unknown web cache mode 'sometimes'/],
+    [{ serpApiKey: 'KEY', retryMaxAttempts: 0 }, /retryMaxAttempts must be a positive whole number, got 0/],
+    [{ serpApiKey: 'KEY', maxPageBytes: 1.5 }, /maxPageBytes must be a positive whole number/],
+    [{ serpApiKey: 'KEY', fetchTimeoutMs: -1 }, /fetchTimeoutMs must be a positive number/],
+    [{ serpApiKey: 'KEY', maxRedirects: -1 }, /maxRedirects must be a whole number >= 0/],
   ])('refuses an unusable combination with a UsageError (%o)', (options, message) => {
     expect(() => createWebBackends(options)).toThrow(UsageError);
     expect(() => createWebBackends(options)).toThrow(message);
