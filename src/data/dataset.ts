@@ -31,7 +31,6 @@ import { addAgenticSystemPrompt, processMemoryScenario, processWebSearchEntries 
 import { DATA_LAYOUT, resolveDataDir } from './data-dir.js';
 import { funcDocFileOf, populateFunctionDocs } from './function-docs.js';
 import { readJsonFile, readJsonLinesFile, type SharedItems } from './json-file.js';
-import { LineTexts, lineTextsOf, type StoredLineTexts } from './line-texts.js';
 import { NO_CACHE, type ParsedFileCache } from './parsed-file-cache.js';
 import { addLanguageSpecificHint } from './language-hint.js';
 import { toPossibleAnswer, toTestEntry } from './test-entry.js';
@@ -59,22 +58,9 @@ export interface SelectedEntries {
   readonly entries: TestEntry[];
 }
 
-/** A JSON-lines file as read: its dicts, and their member texts when the parse cache kept them. */
+/** A JSON-lines file as read: its dicts. */
 interface LineFile {
   readonly dicts: readonly PyDict[];
-  readonly texts: LineTexts | undefined;
-}
-
-/** What the parse cache keeps of a JSON-lines file: the dicts, and their member texts when stored. */
-type ParsedLines = readonly [dicts: PyDict[], texts?: StoredLineTexts];
-
-/**
- * The stored `json.dumps` texts of a category's entries and ground truth, `prompts` by index in
- * `loadTestEntries` and `answers` in `loadPossibleAnswers` (see src/data/line-texts.ts).
- */
-export interface CategoryLineTexts {
-  readonly prompts: LineTexts | undefined;
-  readonly answers: LineTexts | undefined;
 }
 
 /** A dataset directory in the official layout, read lazily and cached per file. */
@@ -146,18 +132,6 @@ export class BfclDataset {
       categories.push(category);
     }
     return { categories, entries };
-  }
-
-  /**
-   * The stored member texts of a category's data and ground-truth files, for the categories whose
-   * entries `loadTestEntries` makes one per line, in line order; undefined where there are none.
-   */
-  categoryLineTexts(category: Category): CategoryLineTexts {
-    const oneEntryPerLine = !isFormatSensitivity(category) && !isWebSearch(category) && !isMemory(category);
-    return {
-      prompts: oneEntryPerLine ? this.questionFile(category).texts : undefined,
-      answers: oneEntryPerLine && getCategoryInfo(category).hasPossibleAnswer ? this.possibleAnswerFile(category).texts : undefined,
-    };
   }
 
   /** Docs of a simulated class (`multi_turn_func_doc/<file>`), in file order. */
@@ -259,8 +233,7 @@ export class BfclDataset {
         return copy;
       });
     }
-    // The texts stay with the dicts as parsed; a renamed copy shares every member but its id.
-    const file: LineFile = { dicts, texts: parsed.texts };
+    const file: LineFile = { dicts };
     this.lineFiles.set(v3File, file);
     return file;
   }
@@ -322,13 +295,11 @@ export class BfclDataset {
   }
 
   private parseLines(file: string, schema: DatasetSchemaName): LineFile {
-    // The schemas are built only when a file is parsed: a cached value needs none. Member texts
-    // are made only for a value the cache keeps (they pay off when read back, not in this run).
-    const [dicts, stored] = this.cache.read<ParsedLines>(file, this.readingWay('lines', schema), (bytes, storing) => {
-      const parsed = readJsonLinesFile(file, this.checkedWith(schema), this.sharedItemsFor(schema), bytes);
-      return storing ? [parsed, lineTextsOf(parsed)] : [parsed];
-    });
-    return { dicts, texts: stored !== undefined && LineTexts.fits(dicts, stored) ? new LineTexts(dicts, stored) : undefined };
+    // The schemas are built only when a file is parsed: a cached value needs none.
+    const dicts = this.cache.read<PyDict[]>(file, this.readingWay('lines', schema), (bytes) =>
+      readJsonLinesFile(file, this.checkedWith(schema), this.sharedItemsFor(schema), bytes),
+    );
+    return { dicts };
   }
 
   private readJson(file: string, schema: DatasetSchemaName): PyValue {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { z } from 'zod';
 
-import { JsonReader, parseJsonLossless, parseJsonNatively } from '../py/json.js';
+import { JsonReader, parseJsonLossless } from '../py/json.js';
 import type { PyDict, PyValue } from '../py/value.js';
 import { DatasetError } from '../util/errors.js';
 import { toPlain } from './plain.js';
@@ -60,23 +60,21 @@ export function readJsonLinesFile(file: string, schema: z.ZodType | undefined, s
       continue;
     }
     const location = { file, line: i + 1 };
-    const { value, plain } = parseLine(text, location);
+    const value = parseLine(text, location);
     if (!(value instanceof Map)) {
       throw new DatasetError(location, `expected a JSON object, found ${describeJson(value)}`);
     }
-    // The native parser gives the plain view for validation far faster than converting the PyValue.
-    if (schema !== undefined) validateValue(schema, value, location, plain ?? (JSON.parse(text) as unknown));
+    // The schemas check the plain view that JSON.parse gives (the text is valid JSON by now).
+    if (schema !== undefined) validateValue(schema, value, location, JSON.parse(text) as unknown);
     entries.push(value);
   }
   return entries;
 }
 
-/** A line's value, with the native parser's plain view when that parser could read it. */
-function parseLine(text: string, location: { readonly file: string; readonly line: number }): { value: PyValue; plain?: unknown } {
-  const native = parseJsonNatively(text);
-  if (native !== undefined) return native;
+/** A line's value, as Python's json.loads reads it. */
+function parseLine(text: string, location: { readonly file: string; readonly line: number }): PyValue {
   try {
-    return { value: parseJsonLossless(text) };
+    return parseJsonLossless(text);
   } catch (e) {
     const entryId = idInText(text);
     throw new DatasetError({ ...location, entryId }, `invalid JSON: ${errorText(e)}`, { cause: e });
@@ -159,10 +157,9 @@ class ItemSharing {
   private item(raw: string): PyValue {
     let item = this.items.get(raw);
     if (item === undefined) {
-      const native = parseJsonNatively(raw);
-      item = native === undefined ? parseJsonLossless(raw) : native.value;
+      item = parseJsonLossless(raw);
       const schema = this.spec.itemSchema;
-      if (schema !== undefined && !compiled(schema).safeParse(native === undefined ? JSON.parse(raw) : native.plain).success) throw NOT_SHAREABLE;
+      if (schema !== undefined && !compiled(schema).safeParse(JSON.parse(raw)).success) throw NOT_SHAREABLE;
       this.items.set(raw, item);
     }
     return item;

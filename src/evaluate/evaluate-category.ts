@@ -1,4 +1,4 @@
-import type { BfclDataset, CategoryLineTexts } from '../data/dataset.js';
+import type { BfclDataset } from '../data/dataset.js';
 import { pyDict, type PyDict } from '../py/value.js';
 import type { SimContext } from '../sim/simulated-api.js';
 import {
@@ -76,25 +76,6 @@ function missingRecord(input: CategoryEvaluationInput, id: string, malformed: Ma
 }
 
 /**
- * Give the `prompt` and `possible_answer` of failure records the texts the parse cache kept of the
- * dataset's values (same score file, no encoding; see src/data/line-texts.ts). `prompts` are the
- * category's entries in file order.
- */
-function withStoredTexts(failures: readonly PyDict[], prompts: readonly TestEntry[], texts: CategoryLineTexts): void {
-  if (texts.prompts === undefined && texts.answers === undefined) return;
-  const indexById = new Map(prompts.map((prompt, i) => [prompt.id, i]));
-  for (const failure of failures) {
-    const index = indexById.get(failure.get('id') as string);
-    if (index === undefined) continue;
-    // Map.set keeps a key's place.
-    const prompt = failure.get('prompt');
-    if (prompt !== undefined && texts.prompts !== undefined) failure.set('prompt', texts.prompts.withKnownText(index, prompt));
-    const answer = failure.get('possible_answer');
-    if (answer !== undefined && texts.answers !== undefined) failure.set('possible_answer', texts.answers.withKnownText(index, answer));
-  }
-}
-
-/**
  * Evaluate one result file against the dataset. Results are paired with dataset entries by id
  * (the reference pairs by position after sorting, which agrees whenever the file is complete).
  */
@@ -136,7 +117,6 @@ export function evaluateCategory(input: CategoryEvaluationInput): CategoryEvalua
     context: input.context,
   });
 
-  if (output.failures.length > 0) withStoredTexts(output.failures, prompts, dataset.categoryLineTexts(category));
   let failures = output.failures;
   let total = output.total;
   if (!input.partial && missingIds.length > 0) {

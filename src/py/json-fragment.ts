@@ -7,8 +7,37 @@
 
 import { dumpsShapedContainer, unicodeTextOfDumpsTokens } from './dumps-shaped.js';
 import { JsonReader, canonicalFloatEnd, decodeEscapes, floatText, isIntegerToken, isJsonWhitespace, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
-import { JsonStandIn } from './known-json-text.js';
-import type { PyValue } from './value.js';
+import { pyRepr } from './repr.js';
+import { PyObject, pyEquals, pyTypeName, type PyValue } from './value.js';
+
+/**
+ * A Python value held with JSON text (`JsonFragment`): it is the value for repr,
+ * equality and type; `json.dumps` may write the text instead of encoding the value.
+ */
+abstract class JsonStandIn extends PyObject {
+  /** The Python value it stands for. */
+  abstract get value(): PyValue;
+
+  get pyTypeName(): string {
+    return pyTypeName(this.value);
+  }
+
+  pyRepr(): string {
+    return pyRepr(this.value);
+  }
+
+  override pyEquals(other: PyValue): boolean {
+    return pyEquals(this.value, other instanceof JsonStandIn ? other.value : other);
+  }
+
+  override get jsonSerializable(): boolean {
+    return true;
+  }
+
+  override jsonValue(): PyValue {
+    return this.value;
+  }
+}
 
 export class JsonFragment extends JsonStandIn {
   private parsed: { value: PyValue } | undefined;

@@ -514,86 +514,6 @@ export function decodeEscapes(text: string, start: number, end: number): string 
   return out + text.slice(chunkStart, end);
 }
 
-/**
- * Texts whose every token `JSON.parse` reads back exactly as Python's `json.loads` does, checked
- * token by token with strings skipped whole: ints of at most 15 digits (below 2^53), floats that
- * cannot be whole numbers (at most 9 integral digits, a non-zero digit among the first six of the
- * fraction and not six nines: the value is then at least 1e-6 from a whole number, and its double
- * too; `1.0` would come back from JS as an integer), no exponents, and no all-digit object key (JS
- * objects list those first, out of insertion order). Anything else (`1.0`, `2e3`, `2**53 + 1`,
- * `1.00000000000000001`, `{"0": 1}`, text that is not JSON) goes to the JS reader, as does a text
- * the regex engine gives up on (a line of many megabytes).
- */
-const NATIVE_SAFE_NUMBER = String.raw`-?(?:(?:0|[1-9][0-9]{0,8})\.(?=0{0,5}[1-9])(?!9{6})[0-9]+(?![eE0-9])|(?:0|[1-9][0-9]{0,14})(?![.eE0-9]))`;
-const STRING_BUT_DIGIT_KEY = String.raw`(?!"(?:0|[1-9][0-9]*)"[ \t\n\r]*:)"[^"\\]*(?:\\[^][^"\\]*)*"`;
-// Outside strings only JSON's punctuation, whitespace and literals: other text (a model's prose)
-// fails here at once instead of throwing in JSON.parse, which is slow.
-// `(?=(x+))\1` is an atomic `x+`: a plain `(?:x+|...)*` would retry every split of a run on failure.
-const NATIVE_SAFE = new RegExp(
-  String.raw`^(?:(?=([ \t\n\r,:[\]{}]+))\1|true|false|null|${STRING_BUT_DIGIT_KEY}|${NATIVE_SAFE_NUMBER})*$`,
-);
-
-function isNativeSafe(text: string): boolean {
-  try {
-    return NATIVE_SAFE.test(text);
-  } catch {
-    return false; // the regex engine's backtracking stack overflowed
-  }
-}
-
-/**
- * `json.loads` through the native parser, with the parsed plain value: undefined when the text
- * is not one the native parser reads exactly (see `NATIVE_SAFE`) or is not valid JSON, so that
- * the JS reader reads it (and reports errors with CPython's messages). The native parser is about
- * 2.5 times faster on the dataset's lines.
- */
-export function parseJsonNatively(text: string): { value: PyValue; plain: unknown } | undefined {
-  const plain = nativePlain(text);
-  return plain === NOT_NATIVE ? undefined : { value: fromNative(plain), plain };
-}
-
-const NOT_NATIVE = Symbol('not native');
-
-/** `JSON.parse(text)`, or NOT_NATIVE when the native parser would not read it as json.loads does (or at all). */
-function nativePlain(text: string): unknown {
-  if (!isNativeSafe(text)) return NOT_NATIVE;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return NOT_NATIVE;
-  }
-}
-
-const SHORT_TEXT = 200;
-const SHORT_TEXTS = 10_000;
-/** Short texts' plain native values, or NOT_NATIVE for texts the JS reader must read. Only read, never handed out. */
-const shortTexts = new Map<string, unknown>();
-
-function plainOfShortText(text: string): unknown {
-  let plain = shortTexts.get(text);
-  if (plain === undefined) {
-    plain = nativePlain(text);
-    if (shortTexts.size >= SHORT_TEXTS) shortTexts.clear();
-    shortTexts.set(text, plain);
-  }
-  return plain;
-}
-
-/** A `JSON.parse` value as a Python value: integral numbers are ints (the text had no integral floats). */
-function fromNative(v: unknown): PyValue {
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
-  if (typeof v !== 'object' || v === null) return v as string | boolean | null;
-  if (Array.isArray(v)) {
-    const list: PyValue[] = new Array<PyValue>(v.length);
-    for (let i = 0; i < v.length; i++) list[i] = fromNative(v[i]);
-    return list;
-  }
-  const dict: PyDict = new Map();
-  const record = v as Record<string, unknown>;
-  for (const key of Object.keys(record)) dict.set(key, fromNative(record[key]));
-  return dict;
-}
-
 /** Top-level object keys whose values are read by `read` instead of being parsed. */
 export interface DeferredKeys {
   readonly keys: ReadonlySet<string>;
@@ -603,11 +523,6 @@ export interface DeferredKeys {
 export interface ParseJsonOptions {
   /** When the text is an object: these keys' values are read by a custom reader (e.g. kept as fragments). */
   readonly deferred?: DeferredKeys;
-  /**
-   * Texts that repeat (a model's function-call arguments: `{}`, `{"a": true}`, about half of a
-   * run's): a short text's native parse is kept and reused; the Python value is built afresh.
-   */
-  readonly repeatedShortTexts?: boolean;
 }
 
 /**
@@ -615,70 +530,6 @@ export interface ParseJsonOptions {
  * `number`, objects `Map` (insertion ordered; a repeated key keeps its first position, last value).
  */
 export function parseJsonLossless(text: string, options: ParseJsonOptions = {}): PyValue {
-  if (options.repeatedShortTexts === true && text.length <= SHORT_TEXT) {
-    const plain = plainOfShortText(text);
-    if (plain !== NOT_NATIVE) return fromNative(plain);
-  } else if (options.deferred === undefined) {
-    const native = parseJsonNatively(text);
-    if (native !== undefined) return native.value;
-  } else {
-    const native = parseDeferredNatively(text, options.deferred);
-    if (native !== undefined) return native;
-  }
-  return parseJsonWithReader(text, options);
-}
-
-/**
- * The native path for an object with a deferred key (a result line and its `inference_log`): the
- * members before the key and after its value are parsed natively, the value by the deferred
- * reader. Undefined when any part is not for the native path (the JS reader then reads the whole
- * text, and reports its errors). The key must be written as `json.dumps` writes a top-level key
- * after another (`, "key": `): a nested one leaves the text before it an unclosed object.
- */
-export function parseDeferredNatively(text: string, deferred: DeferredKeys): PyValue | undefined {
-  if (deferred.keys.size !== 1) return undefined;
-  const [key] = deferred.keys;
-  const quotedKey = jsonString(key!);
-  const marker = `, ${quotedKey}: `;
-  // JSON strings escape their quotes, so a marker is this object's key or a nested object's. The
-  // first one is tried first: finding it reads the id and the result, while searching from the
-  // end crosses the whole inference log. The last one is for a nested key before it (or a repeated key).
-  const first = text.indexOf(marker);
-  if (first === -1) return text.indexOf(quotedKey) === -1 ? parseJsonNatively(text)?.value : undefined;
-  const value = parseDeferredAt(text, first, marker.length, key!, deferred);
-  if (value !== undefined) return value;
-  const last = text.lastIndexOf(marker);
-  return last === first ? undefined : parseDeferredAt(text, last, marker.length, key!, deferred);
-}
-
-/** `parseDeferredNatively` with the key's marker at `at`: undefined when that is not the object's only such key. */
-function parseDeferredAt(text: string, at: number, markerLength: number, key: string, deferred: DeferredKeys): PyValue | undefined {
-  // Before `, ` and after `, ` there must be members (`{, "key": 1}` and `{"key": 1, }` are not JSON).
-  const head = parseJsonNatively(text.slice(0, at) + '}')?.value;
-  if (!(head instanceof Map) || head.size === 0) return undefined;
-  const reader = new JsonReader(text);
-  reader.i = at + markerLength;
-  let value: PyValue;
-  try {
-    value = deferred.read(reader);
-  } catch {
-    return undefined;
-  }
-  let end = text.length;
-  while (end > reader.i && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
-  const rest = text.slice(reader.i, end);
-  let tail: PyValue | undefined = new Map();
-  if (rest !== '}') tail = rest.startsWith(', ') ? parseJsonNatively('{' + rest.slice(2))?.value : undefined;
-  // The key again after its value: json.loads keeps that value, which the deferred reader must read.
-  if (!(tail instanceof Map) || (rest !== '}' && tail.size === 0) || tail.has(key)) return undefined;
-  // Map.set keeps a repeated key's first place and takes its last value, as json.loads does.
-  head.set(key, value);
-  for (const [k, v] of tail) head.set(k, v);
-  return head;
-}
-
-/** `parseJsonLossless` by the JS reader alone (the native fast path skipped). */
-export function parseJsonWithReader(text: string, options: ParseJsonOptions = {}): PyValue {
   const reader = new JsonReader(text);
   reader.skipWs();
   const value =

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -6,15 +6,11 @@ import { describe, expect, it } from 'vitest';
 
 import { BfclDataset } from '../../src/data/dataset.js';
 import { packageDataDir } from '../../src/data/data-dir.js';
-import { DiskParsedFileCache, NO_CACHE, cacheDirOf, parsedFileCache, type ParsedFileCache } from '../../src/data/parsed-file-cache.js';
-import { jsonDumps } from '../../src/py/json.js';
-import { KnownJsonText } from '../../src/py/known-json-text.js';
-import { PyTuple, type PyDict, type PyValue } from '../../src/py/value.js';
+import { DiskParsedFileCache, NO_CACHE, cacheDirOf, parsedFileCache } from '../../src/data/parsed-file-cache.js';
+import { PyTuple, type PyValue } from '../../src/py/value.js';
 import { ALL_CATEGORIES, getCategoryInfo } from '../../src/spec/categories.js';
 import { DatasetError } from '../../src/util/errors.js';
 import { filesUnder } from '../../src/util/files-under.js';
-
-const OFFICIAL_DATA_DIR = process.env['BFCL_DATA_DIR'];
 
 /** A value with every type distinction spelled out (ints vs floats, -0, dict key order), for exact comparison. */
 function typed(value: unknown): unknown {
@@ -218,60 +214,6 @@ describe('a dataset read through the cache', () => {
     expect(blobs.length).toBeGreaterThan(30);
     expect(marking).toEqual(plain);
     expect(storing).toEqual(plain);
-    expect(stored).toEqual(plain);
-  });
-
-  it("keeps the json.dumps texts of entries and ground truth with a stored file, and they are the score file's texts", () => {
-    const cacheDir = tempDir();
-    const open = () => new BfclDataset(packageDataDir(), { cache: parsedFileCache(cacheDir) });
-    const categories = ['simple_python', 'live_multiple', 'live_irrelevance', 'multi_turn_base', 'multi_turn_miss_func'] as const;
-    const scoreText = (value: PyValue): string => jsonDumps(value, { ensureAscii: false, strFallback: true });
-    // Marked, then stored (with the texts), then read back.
-    for (let run = 0; run < 3; run++) {
-      const dataset = open();
-      for (const category of categories) {
-        const texts = dataset.categoryLineTexts(category);
-        expect(texts.prompts !== undefined, `${category}, run ${run}`).toBe(run > 0);
-        if (run === 0) continue;
-        const entries = dataset.loadTestEntries(category, { includePrereq: false, includeLanguageHint: false });
-        const answers = getCategoryInfo(category).hasPossibleAnswer ? dataset.loadPossibleAnswers(category) : undefined;
-        expect(texts.answers !== undefined).toBe(answers !== undefined);
-        entries.forEach((entry, i) => {
-          // The prompt a multi-turn score record holds: the entry without its (added) function docs.
-          const prompt: PyDict = new Map(entry.raw);
-          prompt.delete('function');
-          for (const value of [entry.raw, prompt]) {
-            const known = texts.prompts!.withKnownText(i, value);
-            expect(known).toBeInstanceOf(KnownJsonText);
-            expect(scoreText(known)).toBe(scoreText(value));
-          }
-          if (answers === undefined) return;
-          const known = texts.answers!.withKnownText(i, answers[i]!.groundTruth);
-          expect(known).toBeInstanceOf(KnownJsonText);
-          expect(scoreText(known)).toBe(scoreText(answers[i]!.groundTruth));
-        });
-      }
-    }
-    // Without the cache there are none (making them only pays off when they are read back).
-    expect(new BfclDataset(packageDataDir()).categoryLineTexts('simple_python')).toEqual({ prompts: undefined, answers: undefined });
-  });
-
-  it.skipIf(OFFICIAL_DATA_DIR === undefined)('loads exactly what a dataset without the cache loads (official data, BFCL_DATA_DIR)', () => {
-    const cacheDir = tempDir();
-    const plain = loadEverything(new BfclDataset(OFFICIAL_DATA_DIR!));
-    // Marked, then stored: loading each file twice (not comparing them) fills the cache.
-    const fill = (): void => {
-      const dataset = new BfclDataset(OFFICIAL_DATA_DIR!, { cache: parsedFileCache(cacheDir) });
-      for (const category of ALL_CATEGORIES) {
-        if (category === 'format_sensitivity') continue;
-        dataset.loadTestEntries(category, { includeLanguageHint: false });
-        if (getCategoryInfo(category).hasPossibleAnswer) dataset.loadPossibleAnswers(category);
-      }
-      dataset.longContext();
-    };
-    fill();
-    fill();
-    const stored = loadEverything(new BfclDataset(OFFICIAL_DATA_DIR!, { cache: parsedFileCache(cacheDir) }));
     expect(stored).toEqual(plain);
   });
 

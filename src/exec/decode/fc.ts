@@ -18,7 +18,7 @@ export function pyJsonLoads(value: PyValue): PyValue {
     throw new JsonDecodeError('Unexpected UTF-8 BOM (decode using utf-8-sig)', value, 0);
   }
   try {
-    return parseJsonLossless(value, { repeatedShortTexts: true });
+    return parseJsonLossless(value);
   } catch (error) {
     throw error instanceof JsonDecodeError ? withCodePointPosition(error) : error;
   }
