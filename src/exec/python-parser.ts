@@ -52,31 +52,7 @@ export function parsePythonExpression(source: string): ParseResult {
   if (source.includes('\0')) {
     return { ok: false, error: new PythonSyntaxError('SyntaxError', 'source code string cannot contain null bytes', null) };
   }
-  const tokenized = tokenizePython(source);
-  return failureAfterNameAndLessThanBar(tokenized) ?? runParser(tokenized, (p) => p.evalInput());
-}
-
-/** `parsePythonExpression` always through both passes (for tests of its shortcut). */
-export function parsePythonExpressionByPasses(source: string): ParseResult {
   return runParser(tokenizePython(source), (p) => p.evalInput());
-}
-
-/**
- * `name<|...`, a chat-template token leaking into a call (gpt-oss's `cat<|channel|>(...)`, most of
- * the malformed calls of a real run): both passes fail at the `|`, the third token, after reading no
- * further (no invalid_* rule applies to `name <`), so the error is the one reported at that token
- * after the rest of the text is checked for tokenizer errors, without running the passes. Keywords,
- * soft keywords and the legacy `print`/`exec` names take the full path. (Checked against the full
- * parser on every result-file string with such a prefix put in front, and mutations of them.)
- */
-function failureAfterNameAndLessThanBar(tokenized: TokenizeResult): ParseResult | undefined {
-  const [name, less, bar] = tokenized.tokens;
-  if (name === undefined || less === undefined || bar === undefined) return undefined;
-  if (name.type !== 'NAME' || KEYWORDS.has(name.string) || isSoftKeyword(name.string) || LEGACY_NAMES.has(name.string)) return undefined;
-  if (less.type !== 'OP' || less.string !== '<' || bar.type !== 'OP' || bar.string !== '|') return undefined;
-  const p = new Parser(tokenized);
-  p.assumeFetched(3);
-  return { ok: false, error: p.finalError(bar) };
 }
 
 /** CPython encodes the source to UTF-8 first, which fails on lone surrogates. */
@@ -241,11 +217,6 @@ class Parser {
   /** RAISE_SYNTAX_ERROR: located at the last token fetched. */
   private raiseAtLastToken(msg: string): never {
     this.syntaxError(msg, this.lastFetched().lineno);
-  }
-
-  /** As if the passes had read `count` tokens (see `failureAfterNameAndLessThanBar`). */
-  assumeFetched(count: number): void {
-    this.fill = Math.max(this.fill, count);
   }
 
   lastFetched(): Token {

@@ -117,68 +117,33 @@ export interface TokenizeResult {
 /** The tokenizer's view of the source: code points with a map back to source offsets. */
 export class TokenizerText {
   readonly cps: ArrayLike<number>;
-  /**
-   * The source index of each code point (`[cps.length]` is the source length); undefined when
-   * every code point is one UTF-16 unit at its own index (no `\r`, no surrogates: the usual case).
-   */
-  private readonly offsetTable: number[] | undefined;
+  /** The source index of each code point (`[cps.length]` is the source length). */
+  private readonly offsetTable: number[];
   /** Code-point index where each line starts (line 1 at index 0). */
   readonly lineStarts: number[];
 
-  /** `source`: without an offset table, slices are slices of it. */
-  constructor(private readonly source: string) {
-    const lineStarts = [0];
-    if (!NEEDS_CODE_POINT_MAP.test(source)) {
-      // The UTF-16 units are the code points: copied by the encoder, not one by one in JavaScript.
-      this.cps = utf16Units(source);
-      this.offsetTable = undefined;
-      for (let at = source.indexOf('\n'); at !== -1; at = source.indexOf('\n', at + 1)) lineStarts.push(at + 1);
-      this.lineStarts = lineStarts;
-      return;
-    }
+  constructor(source: string) {
     // CPython's translate_newlines: "\r\n" and "\r" both become "\n", everywhere.
     const cps: number[] = [];
     const offsets: number[] = [];
+    const lineStarts = [0];
     let i = 0;
     while (i < source.length) {
       const cp = source.codePointAt(i)!;
       offsets.push(i);
-      if (cp === 0x0d) {
-        cps.push(0x0a);
-        i += source[i + 1] === '\n' ? 2 : 1;
-        continue;
-      }
-      cps.push(cp);
-      i += cp > 0xffff ? 2 : 1;
+      i += cp === 0x0d && source[i + 1] === '\n' ? 2 : cp > 0xffff ? 2 : 1;
+      cps.push(cp === 0x0d ? 0x0a : cp);
+      if (cp === 0x0d || cp === 0x0a) lineStarts.push(cps.length);
     }
     offsets.push(source.length);
     this.cps = cps;
     this.offsetTable = offsets;
-    cps.forEach((c, k) => {
-      if (c === 0x0a) lineStarts.push(k + 1);
-    });
     this.lineStarts = lineStarts;
-  }
-
-  /**
-   * Where the run of string-body characters from `i` ends: the first quote `quote`, backslash or
-   * newline at or after `i` (or the end), found by the regex engine; `i` itself when code points
-   * need the offset table. A string's body was otherwise read character by character.
-   */
-  plainRunEnd(i: number, quote: number): number {
-    if (this.offsetTable !== undefined) return i;
-    const run = quote === 0x27 ? SINGLE_QUOTED_RUN : DOUBLE_QUOTED_RUN;
-    run.lastIndex = i;
-    try {
-      return run.test(this.source) ? run.lastIndex : i;
-    } catch {
-      return i; // the regex engine's stack overflowed
-    }
   }
 
   /** The source index of code point `i` (`i` up to `cps.length`). */
   offset(i: number): number {
-    return this.offsetTable === undefined ? i : this.offsetTable[i]!;
+    return this.offsetTable[i]!;
   }
 
   /** The 1-based line holding code point `i`. */
@@ -201,24 +166,8 @@ export class TokenizerText {
   }
 
   slice(start: number, end: number): string {
-    if (this.offsetTable === undefined) return this.source.slice(start, end);
     return String.fromCodePoint(...Array.prototype.slice.call(this.cps, start, end));
   }
-}
-
-const SINGLE_QUOTED_RUN = /[^'\\\n]*/y;
-const DOUBLE_QUOTED_RUN = /[^"\\\n]*/y;
-/** A `\r` or a surrogate: code points then differ from UTF-16 units or from source indices. */
-const NEEDS_CODE_POINT_MAP = /[\r\uD800-\uDFFF]/;
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/** The UTF-16 units of `text`, copied by Node's UTF-16 encoder where the machine is little-endian. */
-function utf16Units(text: string): ArrayLike<number> {
-  if (!LITTLE_ENDIAN) return Array.from(text, (c) => c.charCodeAt(0));
-  // A buffer of its own (not a slice of the pool), so the view starts aligned.
-  const bytes = Buffer.allocUnsafeSlow(text.length * 2);
-  bytes.write(text, 0, 'utf16le');
-  return new Uint16Array(bytes.buffer, bytes.byteOffset, text.length);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -791,7 +740,6 @@ class Tokenizer {
     }
     if (c !== quote) this.backup(c);
     while (endQuoteSize !== quoteSize) {
-      if (endQuoteSize === 0) this.pos = this.text.plainRunEnd(this.pos, quote);
       c = this.nextc();
       if (c === EOF || (quoteSize === 1 && c === 0x0a)) {
         const detected = c === EOF ? this.text.eofLine : this.text.lineOf(this.pos - 1);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PyBytes, type CallNode, type ConstantNode, type ExprNode } from '../../src/exec/python-ast.js';
 import { PyComplex } from '../../src/py/complex.js';
 import { evaluateLiteral, literalEvalString } from '../../src/exec/python-literal.js';
-import { parsePythonEval, parsePythonExpression, parsePythonExpressionByPasses } from '../../src/exec/python-parser.js';
+import { parsePythonEval, parsePythonExpression } from '../../src/exec/python-parser.js';
 import { tokenizePython } from '../../src/exec/python-tokenizer.js';
 import { unparseExpression } from '../../src/exec/python-unparse.js';
 import { PY_ELLIPSIS, PySet, PyTuple, PyException, pyDict, type PyValue } from '../../src/py/value.js';
@@ -304,7 +304,7 @@ describe('tokenizePython', () => {
 });
 
 describe('parsePythonExpression: `name<|...` (a chat-template token in a call)', () => {
-  it('gives what both passes give, tokenizer errors in the rest of the text included', () => {
+  it('fails as CPython does, tokenizer errors in the rest of the text included', () => {
     const sources = [
       "cat<|channel|>(file_name='a.txt')",
       "echo<|channel|>commentary(content='x\\ny',file_name='f')",
@@ -322,11 +322,7 @@ describe('parsePythonExpression: `name<|...` (a chat-template token in a call)',
       'print<|channel|>(a=1)',
       'cat<(a=1)',
     ];
-    for (const source of sources) {
-      const byPasses = parsePythonExpressionByPasses(source);
-      expect(byPasses.ok).toBe(false);
-      expect(parsePythonExpression(source)).toEqual(byPasses);
-    }
+    for (const source of sources) expect(parsePythonExpression(source).ok, source).toBe(false);
     expect(parsePythonEval("cat<|channel|>(file_name='a.txt')")).toMatchObject({ ok: false, error: { msg: 'invalid syntax', lineno: 1 } });
     expect(parsePythonEval("cat<|channel|>(file_name='a.txt)")).toMatchObject({ ok: false, error: { msg: 'unterminated string literal (detected at line 1)' } });
   });
