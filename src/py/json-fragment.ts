@@ -5,7 +5,6 @@
  * made only when asked for (`jsonText`), and values only if something looks inside (`value`).
  */
 
-import { dumpsShapedContainer, unicodeTextOfDumpsTokens } from './dumps-shaped.js';
 import { JsonReader, canonicalFloatEnd, decodeEscapes, floatText, isIntegerToken, isJsonWhitespace, jsonDumps, jsonString, parseJsonLossless, plainIntEnd } from './json.js';
 import { pyRepr } from './repr.js';
 import { PyObject, pyEquals, pyTypeName, type PyValue } from './value.js';
@@ -49,9 +48,7 @@ export class JsonFragment extends JsonStandIn {
    */
   private constructor(
     readonly raw: string,
-    private unicodeText: string | undefined,
-    /** Whether every token of `raw` is in `json.dumps`'s spelling (checked as it was read). */
-    private readonly dumpsTokens = false,
+    private readonly unicodeText: string,
   ) {
     super();
   }
@@ -59,15 +56,8 @@ export class JsonFragment extends JsonStandIn {
   /** Read the JSON value at the reader's cursor as a fragment (throws `JsonDecodeError` as `json.loads` would). */
   static read(reader: JsonReader): JsonFragment {
     const start = reader.i;
-    const text = reader.text;
-    // Fast path: an array or object written with json.dumps's separators, checked by regexes.
-    const container = dumpsShapedContainer(text, start);
-    if (container !== undefined) {
-      reader.i = container.end;
-      return new JsonFragment(text.slice(start, container.end), undefined, container.dumpsTokens);
-    }
     const unicodeText = canonicalJsonAt(reader, false);
-    return new JsonFragment(text.slice(start, reader.i), unicodeText);
+    return new JsonFragment(reader.text.slice(start, reader.i), unicodeText);
   }
 
   /** The Python value, parsed on first use. */
@@ -77,10 +67,7 @@ export class JsonFragment extends JsonStandIn {
   }
 
   override jsonText(ensureAscii: boolean): string {
-    if (!ensureAscii) {
-      this.unicodeText ??= (this.dumpsTokens ? unicodeTextOfDumpsTokens(this.raw) : undefined) ?? canonicalJsonAt(new JsonReader(this.raw), false);
-      return this.unicodeText;
-    }
+    if (!ensureAscii) return this.unicodeText;
     this.asciiText ??= canonicalJsonAt(new JsonReader(this.raw), true);
     return this.asciiText;
   }
