@@ -38,33 +38,11 @@ function escapeChar(ch: string): string {
   return ESCAPES[ch] ?? '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0');
 }
 
-// Long strings (file contents, documents) are dumped again and again as state is logged each turn.
-const LONG_STRING = 256;
-const longStringCache = [new Map<string, string>(), new Map<string, string>()] as const;
-const LONG_STRING_CACHE_CHARS = 8_000_000;
-let cachedChars = 0;
-
 /** Python `json.dumps` of a str (`encode_basestring_ascii` or `encode_basestring`). */
 export function jsonString(s: string, ensureAscii = true): string {
   if ((ensureAscii ? ASCII_SAFE : UNICODE_SAFE).test(s)) return '"' + s + '"';
-  const cache = longStringCache[ensureAscii ? 0 : 1];
-  if (s.length >= LONG_STRING) {
-    const cached = cache.get(s);
-    if (cached !== undefined) return cached;
-  }
   // Every UTF-16 unit is escaped on its own, surrogates included, as CPython does.
-  const out = '"' + s.replace(ensureAscii ? ESCAPE_ASCII : ESCAPE_UNICODE, escapeChar) + '"';
-  if (s.length >= LONG_STRING) {
-    // Bounded by characters, not entries: a few huge strings must not pin hundreds of megabytes.
-    if (cachedChars > LONG_STRING_CACHE_CHARS) {
-      longStringCache[0].clear();
-      longStringCache[1].clear();
-      cachedChars = 0;
-    }
-    cache.set(s, out);
-    cachedChars += s.length + out.length;
-  }
-  return out;
+  return '"' + s.replace(ensureAscii ? ESCAPE_ASCII : ESCAPE_UNICODE, escapeChar) + '"';
 }
 
 /** `json.dumps` of a float: `repr`, or NaN, Infinity, -Infinity. */
