@@ -47,8 +47,8 @@ interface Scenario {
   readonly prepare?: () => void;
   readonly repeats?: number;
   /**
-   * For `cli` scenarios: the cache folder (parsed dataset files, compiled code) `off`, as on a
-   * first run after `npm ci` (only the build's shipped code cache), or `warm` (filled by untimed
+   * For `cli` scenarios: the cache folder (parsed dataset files) `off`, as on a
+   * first run after `npm ci`, or `warm` (filled by untimed
    * runs first, as for every later run). Default `off`.
    */
   readonly datasetCache?: 'off' | 'warm';
@@ -78,34 +78,26 @@ function printNodeStartFloor(repeats: number): void {
  * Instructions executed by `bfcl evaluate` on the real run (cache folder filled), counted by
  * valgrind with V8 on one thread (`--single-threaded`: compiling and GC on the main thread, so the
  * count is repeatable to about 0.5%). Wall times on shared 2-vCPU machines vary by ±15% from run
- * to run; this figure shows a change of 1%. About 50 s per count; skipped without valgrind.
- * Counted twice: as run by default (valgrind runs the worker thread's start-up and work in turn
- * with the main thread's), and with `--num-threads 1`, the work alone, whatever the lane plan.
+ * to run; this figure shows a change of 1%. About 50 s; skipped without valgrind.
  */
 function printInstructionCounts(): void {
   if (spawnSync('valgrind', ['--version']).status !== 0) {
     console.log('evaluate-real-run-instructions: skipped (valgrind is not installed)');
     return;
   }
-  const variants = [
-    { name: 'evaluate-real-run-instructions', flags: [], what: 'default threads' },
-    { name: 'evaluate-real-run-instructions-1-thread', flags: ['--num-threads', '1'], what: '--num-threads 1' },
-  ];
-  for (const { name, flags, what } of variants) {
-    const args = [...evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b'), ...flags];
-    const env = { ...process.env, BFCL_CACHE_DIR: join(tmpdir(), 'bfcl-bench-cache-single-threaded') };
-    const node = [process.execPath, '--single-threaded', BUNDLED_CLI, ...args];
-    // Two untimed runs fill the cache folder (parsed dataset files, then compiled code for these flags).
-    for (let run = 0; run < 2; run++) spawnSync(node[0]!, node.slice(1), { env });
-    const counted = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...node], { env, encoding: 'utf8' });
-    removeScoreDir(args);
-    const collected = /Collected : (\d+)/.exec(counted.stderr ?? '')?.[1];
-    if (counted.status !== 0 || collected === undefined) throw new Error(`valgrind run failed (${counted.status}): ${counted.stderr}`);
-    console.log(
-      `${name}: ${(Number(collected) / 1e9).toFixed(2)} G instructions — bfcl evaluate on the real run (${what}), cache folder filled, ` +
-        'counted by valgrind with V8 single-threaded (repeatable to about 0.5%)',
-    );
-  }
+  const args = evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b');
+  const env = { ...process.env, BFCL_CACHE_DIR: join(tmpdir(), 'bfcl-bench-cache-single-threaded') };
+  const node = [process.execPath, '--single-threaded', BUNDLED_CLI, ...args];
+  // Two untimed runs fill the cache folder (a dataset file is stored the second time it is parsed).
+  for (let run = 0; run < 2; run++) spawnSync(node[0]!, node.slice(1), { env });
+  const counted = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...node], { env, encoding: 'utf8' });
+  removeScoreDir(args);
+  const collected = /Collected : (\d+)/.exec(counted.stderr ?? '')?.[1];
+  if (counted.status !== 0 || collected === undefined) throw new Error(`valgrind run failed (${counted.status}): ${counted.stderr}`);
+  console.log(
+    `evaluate-real-run-instructions: ${(Number(collected) / 1e9).toFixed(2)} G instructions — bfcl evaluate on the real run, cache folder filled, ` +
+      'counted by valgrind with V8 single-threaded (repeatable to about 0.5%)',
+  );
 }
 
 const SCENARIOS: Record<string, Scenario> = {
@@ -155,17 +147,12 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'evaluate-real-run-cli': {
     label:
-      'bfcl evaluate (the bundled binary) on the real run, cache folder off (as a first run after npm ci: only the code cache the build shipped): process wall time, start-up, score files and CSVs included',
+      'bfcl evaluate (the bundled binary) on the real run, parse cache off (as a first run after npm ci): process wall time, start-up, score files and CSVs included',
     cli: () => evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b'),
   },
   'evaluate-real-run-cli-cached': {
-    label: 'the same with the cache folder filled: parsed dataset files and compiled code (every later run on the same dataset)',
+    label: 'the same with the parse cache filled (every later run on the same dataset)',
     cli: () => evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b'),
-    datasetCache: 'warm',
-  },
-  'evaluate-real-run-cli-cached-1-thread': {
-    label: 'the same on one thread (--num-threads 1; the default plans lanes over the CPUs)',
-    cli: () => [...evaluateCliArgs(join(conformanceDir(), 'real-run', 'result'), 'openai/gpt-oss-20b'), '--num-threads', '1'],
     datasetCache: 'warm',
   },
   'evaluate-synthetic-cli': {
@@ -303,7 +290,7 @@ function runCliChild(args: string[], datasetCache: 'off' | 'warm', probe = false
   return { entries, ms: wallMs, wallMs, cpuMs: NaN, rssMb };
 }
 
-/** A CLI scenario's peak RSS: a probed run after one that lets it store its own code cache. */
+/** A CLI scenario's peak RSS: a probed run after one that fills the parse cache (for `warm`). */
 function cliPeakRssMb(args: () => string[], datasetCache: 'off' | 'warm'): number {
   runCliChild(args(), datasetCache, true);
   return runCliChild(args(), datasetCache, true).rssMb;

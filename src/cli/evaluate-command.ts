@@ -1,11 +1,9 @@
-import { availableParallelism } from 'node:os';
 
 import { datasetEntryCounter } from '../data/dataset-size.js';
 import { openCommandDataset } from './command-dataset.js';
 import type { DecoderMode } from '../evaluate/model-decoder.js';
 import { warnOnDatasetDrift } from '../evaluate/manifest-check.js';
-import { runEvaluationInParallel } from '../evaluate/parallel-evaluation.js';
-import { evaluatedModelsOf, type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
+import { evaluatedModelsOf, runEvaluation, type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
 import type { ResultEntry } from '../evaluate/runners/category-input.js';
 import type { ModelConfig } from '../models/model-registry.js';
 import { writeCsvFiles } from '../report/csv-writer.js';
@@ -76,11 +74,6 @@ function writeLeaderboard(
   return { overall: csvs.get('data_overall.csv') ?? '', models };
 }
 
-/** Threads `evaluate` may use unless told: one per CPU, at most 8 (each worker holds its own heap). */
-function defaultEvaluateThreads(): number {
-  return Math.max(1, Math.min(availableParallelism(), 8));
-}
-
 function percent(correct: number, total: number): string {
   return total === 0 ? 'n/a' : `${((100 * correct) / total).toFixed(2)}%`;
 }
@@ -91,9 +84,8 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
   const started = process.hrtime.bigint();
   const dataset = openCommandDataset(options.dataDir, io);
   warnOnDatasetDrift({ resultDir: options.resultDir, models: options.models, categories: options.testCategories, dataset, warn: io.stderr });
-  const summary = await runEvaluationInParallel({
-    // Up to one thread per CPU; the lane plan starts a worker only where it expects a gain.
-    threads: options.numThreads ?? defaultEvaluateThreads(),
+  if (options.numThreads !== undefined) io.stderr('bfcl evaluate: note: --num-threads is ignored; evaluate runs on one thread\n');
+  const summary = runEvaluation({
     resultDir: options.resultDir,
     scoreDir: options.scoreDir,
     dataset,

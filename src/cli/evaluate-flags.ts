@@ -26,7 +26,8 @@ export function registerEvaluateCommand(program: Command, io: CliIo, runners: Cl
     )
     .option('--underscore-to-dot', "Expect '_' in place of '.' in function names (a model that cannot emit '.'; default: the registry's setting, or on for unknown FC models).")
     .option('--no-underscore-to-dot', "Expect function names exactly as documented, dots included.")
-    .option('--num-threads <n>', 'Most threads to evaluate result files on (default: one per CPU, at most 8); categories are spread over them where the plan expects a gain, 1 keeps everything on one thread.', parsePositiveInt)
+    // Accepted so that scripts written for earlier versions still run (evaluate is single-threaded).
+    .addOption(new Option('--num-threads <n>').argParser(parsePositiveInt).hideHelp())
     .addOption(dataDirOption())
     .addOption(listOption('--min-accuracy <thresholds>', 'CI gate: minimum accuracy, overall (0.8 or 80%) or per category/group (multi_turn=0.5); comma-separated, repeatable. Exit code 3 when one is missed.'))
     .option('--json', 'Print a JSON summary (per model and category: accuracy, counts, error classes, gates) on stdout instead of the table.')

@@ -43,7 +43,7 @@ export interface EvaluateRunOptions {
 
 /**
  * The verdicts of one category without the failure records themselves: those are in the score
- * file, and summarised by the taxonomy. Plain data (it crosses worker threads).
+ * file, and summarised by the taxonomy.
  */
 export type CategoryVerdicts = Omit<CategoryEvaluation, 'failures'>;
 

@@ -55,7 +55,7 @@ export interface EvaluateOptions {
    * undefined: the registry's `underscore_to_dot`, or for an unknown model on when it is decoded as FC.
    */
   readonly underscoreToDot?: boolean | undefined;
-  /** Threads to evaluate result files on (`--num-threads`); undefined: 1. */
+  /** `--num-threads`, accepted and ignored (evaluate runs on one thread). */
   readonly numThreads?: number | undefined;
   /** Dataset directory (`--data-dir` / `BFCL_DATA_DIR`, else the package's `data/`). */
   readonly dataDir: string;

@@ -7,7 +7,6 @@
 
 import { writeSync } from 'node:fs';
 
-import { isMainThread, threadId } from 'node:worker_threads';
 
 export function timingReportsOn(): boolean {
   return process.env['BFCL_DEBUG_TIMING'] === '1';
@@ -21,5 +20,5 @@ export function processMs(): number {
 /** Report `step` when timing reports are on. */
 export function reportTiming(step: string): void {
   if (!timingReportsOn()) return;
-  writeSync(2, `bfcl timing: ${processMs().toFixed(0)} ms, ${isMainThread ? 'main thread' : `worker ${threadId}`}: ${step}\n`);
+  writeSync(2, `bfcl timing: ${processMs().toFixed(0)} ms: ${step}\n`);
 }
