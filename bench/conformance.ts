@@ -9,11 +9,12 @@ import { dirname, join, resolve } from 'node:path';
 import { BfclDataset } from '../src/data/dataset.js';
 import { compareDecodeCases, compareGoldenRequests } from '../src/conformance/requests-check.js';
 import { checkOracleResults } from '../src/conformance/oracle-check.js';
+import { runGenerationCheck, type EntryMismatch } from '../src/conformance/generation-check.js';
 import { compareScoreFiles, conformanceModelSettings } from '../src/conformance/score-check.js';
 import { UNPASSABLE_OFFICIAL_ENTRIES } from '../src/conformance/unpassable-entries.js';
 import { MULTI_TURN_CATEGORY, SINGLE_TURN_CATEGORY } from '../src/spec/categories.js';
 import { buildGroundTruthTrace, compareWithReferenceTrace } from '../src/conformance/trace-check.js';
-import { generateOracleResults } from './oracle-results.js';
+import { BUNDLED_CLI, generateOracleResults } from './oracle-results.js';
 
 const dataDir = process.env.BFCL_DATA_DIR;
 if (dataDir === undefined || !existsSync(dataDir)) {
@@ -104,3 +105,44 @@ scoreCheck('real-run', 'real run');
 scoreCheck('synthetic', 'synthetic');
 oracleCheck();
 await requestChecks();
+
+/** The bundled CLI against the scripted agent of shared/conformance/generation, compared with the reference's results. */
+async function generationCheck(): Promise<void> {
+  const limit = verbose ? 10 : 3;
+  const show = (m: EntryMismatch): void => {
+    console.log(`    ${m.id} at ${m.path}\n      ours: ${m.ours}\n      ref:  ${m.reference}`);
+  };
+  let report;
+  try {
+    report = await runGenerationCheck({ cliPath: BUNDLED_CLI, dataDir: resolve(dataDir!), generationDir: join(conformanceDir, 'generation') });
+  } catch (error) {
+    console.log(`generation: ${(error as Error).message.slice(-500)}`);
+    return;
+  }
+  const failedRuns = report.runs.filter((r) => r.exit !== 0);
+  for (const c of report.comparison.categories) {
+    const run = failedRuns.find((r) => r.categories.includes(c.category));
+    const notes = [
+      c.oursEntries === 0 ? 'bfcl-ts generated no results for this category' : '',
+      run === undefined ? '' : `generate exited ${run.exit}: ${run.outputTail.split('\n').at(-1)!.slice(0, 200)}`,
+      c.keyOrder.length > 0 ? `key order differs in ${c.keyOrder.length} lines` : '',
+    ].filter((n) => n !== '');
+    console.log(`generation ${c.category}: ${c.identical}/${c.total} identical${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
+    // With nothing generated every entry is "missing": listing three of them says nothing more.
+    if (c.oursEntries > 0) c.mismatches.slice(0, limit).forEach(show);
+    c.keyOrder.slice(0, c.mismatches.length > 0 ? 1 : limit).forEach(show);
+    for (const note of c.notes.slice(0, limit)) console.log(`    ${note}`);
+    const snapshots = report.comparison.snapshots.filter((s) => s.category === c.category);
+    for (const s of snapshots) {
+      const extra = s.extra.length > 0 ? ` (${s.extra.length} files only in ours)` : '';
+      console.log(`generation ${c.category} snapshots: ${s.identical}/${s.total} byte-identical${extra}`);
+      if (s.identical < s.total && s.mismatches.some((m) => m.ours !== 'missing')) s.mismatches.slice(0, limit).forEach(show);
+    }
+  }
+  const runs = report.runs.map((r) => `${r.categories.join(',')} ${(r.ms / 1000).toFixed(1)} s, exit ${r.exit}`).join('; ');
+  const requests = report.agentRequests === undefined ? '' : `, ${report.agentRequests} agent requests`;
+  console.log(`generation runs: ${runs}${requests} (${report.ms.toFixed(0)} ms)`);
+  for (const r of failedRuns) console.log(`    ${r.categories.join(',')}:\n      ${r.outputTail.split('\n').join('\n      ')}`);
+}
+
+await generationCheck();
