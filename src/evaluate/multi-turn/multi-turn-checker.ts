@@ -22,6 +22,11 @@ export interface MultiTurnFailure {
   /** The checker dict minus `valid`, key order as the reference writes it. */
   readonly error: PyDict;
   readonly errorType: string;
+  /**
+   * 0-based index of the turn whose check failed (turns before it passed, later ones were not
+   * checked). Not part of the score file: `instance_state_mismatch` records do not name the turn.
+   */
+  readonly turn: number;
 }
 
 export type MultiTurnCheckResult = { readonly valid: true } | MultiTurnFailure;
@@ -118,14 +123,14 @@ export function checkMultiTurn(input: MultiTurnCheckInput): MultiTurnCheckResult
         error_type: 'multi_turn:empty_turn_model_response',
         details: pyDict({ execution_result: executionResults }),
       });
-      return { valid: false, error, errorType: 'multi_turn:empty_turn_model_response' };
+      return { valid: false, error, errorType: 'multi_turn:empty_turn_model_response', turn };
     }
     if (gtCalls.length === 0) continue;
 
     const stateError = checkState(model.getInstances(), groundTruth.getInstances());
     if (stateError !== undefined) {
       stateError.set('execution_result', executionResults);
-      return { valid: false, error: stateError, errorType: 'multi_turn:instance_state_mismatch' };
+      return { valid: false, error: stateError, errorType: 'multi_turn:instance_state_mismatch', turn };
     }
 
     const missing = missingResults(gtResults, allModelResults);
@@ -139,7 +144,7 @@ export function checkMultiTurn(input: MultiTurnCheckInput): MultiTurnCheckResult
           'ground_truth_response (only the current turn)': gtResults,
         }),
       });
-      return { valid: false, error, errorType: 'multi_turn:execution_response_mismatch' };
+      return { valid: false, error, errorType: 'multi_turn:execution_response_mismatch', turn };
     }
   }
   return { valid: true };
