@@ -10,14 +10,14 @@ import type { ClientOptions as OpenAIClientOptions } from 'openai';
 import type { Model } from '../spec/model.js';
 import { UsageError } from '../util/errors.js';
 import { usesFcInference, type ModelConfig } from './model-registry.js';
-import { AnthropicModel, CLAUDE_REFERENCE_TIMEOUT_MS, claudeMaxTokens } from './providers/anthropic-messages.js';
+import { ANTHROPIC_PARAMETER_NAMES, AnthropicModel, CLAUDE_REFERENCE_TIMEOUT_MS, claudeMaxTokens } from './providers/anthropic-messages.js';
 import { OpenAICompletionsModel } from './providers/openai-completions.js';
-import { OpenAIResponsesModel } from './providers/openai-responses.js';
+import { OpenAIResponsesModel, RESPONSES_PARAMETER_NAMES } from './providers/openai-responses.js';
 import { OSS_REFERENCE_TIMEOUT_MS, OssCompletionsModel } from './providers/oss-completions.js';
 import { CHATML_TEMPLATE } from './providers/oss/chatml-template.js';
 import type { ChatTemplate } from './providers/oss/chat-template.js';
 import { QWEN_TEMPLATE } from './providers/oss/qwen-template.js';
-import type { AdapterSettings } from './providers/provider-model.js';
+import type { AdapterSettings, RequestParameterNames, RequestParameters } from './providers/provider-model.js';
 import { ProviderTransport, type RawPost, type TransportSettings } from './providers/transport.js';
 
 /** The reference's CLI default temperature. */
@@ -48,6 +48,8 @@ export interface CreateModelOptions extends TransportSettings {
   readonly localModelPath?: string;
   /** OSS path: the model's context length, to shorten `max_tokens` for long prompts. */
   readonly maxContextLength?: number;
+  /** `--max-tokens`, `--top-p`, `--seed`, `--extra-body`; none by default (the reference's requests). */
+  readonly requestParameters?: RequestParameters;
 }
 
 /**
@@ -58,16 +60,19 @@ export function createModel(config: ModelConfig, options: CreateModelOptions = {
   const env = options.env ?? process.env;
   const temperature = options.temperature ?? DEFAULT_TEMPERATURE;
   const mode = usesFcInference(config) ? 'fc' : 'prompting';
+  const request = options.requestParameters ?? {};
   const settings = (transport: ProviderTransport, defaultTimeoutMs: number): AdapterSettings => ({
     config,
     mode,
     temperature,
     transport,
     requestTimeoutMs: options.requestTimeoutMs ?? defaultTimeoutMs,
+    request,
   });
 
   switch (config.family) {
     case 'openai-responses': {
+      requireSupported(config, request, RESPONSES_PARAMETER_NAMES, 'the OpenAI Responses API');
       const transport = new ProviderTransport('openai', openAIPost(openAIEndpoint(config, env, options), options), options);
       return new OpenAIResponsesModel(settings(transport, OPENAI_DEFAULT_TIMEOUT_MS));
     }
@@ -76,6 +81,7 @@ export function createModel(config: ModelConfig, options: CreateModelOptions = {
       return new OpenAICompletionsModel(settings(transport, OPENAI_DEFAULT_TIMEOUT_MS));
     }
     case 'anthropic': {
+      requireSupported(config, request, ANTHROPIC_PARAMETER_NAMES, 'the Anthropic Messages API');
       const maxTokens = claudeMaxTokens(config.modelName);
       if (maxTokens === undefined) {
         throw new UsageError(
@@ -281,6 +287,13 @@ function ossTemplate(config: ModelConfig): ChatTemplate {
 function lazily<T>(create: () => Promise<T>): () => Promise<T> {
   let created: Promise<T> | undefined;
   return () => (created ??= create());
+}
+
+/** A `UsageError` for a request parameter the model's API has no field for (rather than dropping it silently). */
+function requireSupported(config: ModelConfig, request: RequestParameters, names: RequestParameterNames, api: string): void {
+  if (request.seed !== undefined && names.seed === undefined) {
+    throw new UsageError(`--seed cannot be sent to ${config.registryName}: ${api} has no seed parameter.`);
+  }
 }
 
 function requireKey(env: Environment, name: string, config: ModelConfig): string {

@@ -110,7 +110,10 @@ class OracleConversation implements Conversation {
   }
 
   async query(options?: QueryOptions): Promise<ModelStep> {
+    // Reported like a provider's request, so the run's progress and heartbeat see the oracle's steps too.
+    options?.onAttemptStart?.(1);
     if ((this.options.delayMs ?? 0) > 0) await delay(this.options.delayMs!, options?.signal);
+    options?.onAttemptEnd?.({ ok: true });
     const responses = containMultiTurnInteraction(this.start.entryId) ? this.multiTurnAnswer() : this.singleTurnAnswer();
     this.stepInTurn++;
     // No tokens; the latency is the simulated one (0 unless a delay was configured).

@@ -1,21 +1,28 @@
 /**
  * Retries of provider calls: exponential backoff with full jitter on the failures that may pass
- * on their own (HTTP 408/409/429/5xx, timeouts, dropped connections), honouring a server's
- * `Retry-After`, with a bounded number of attempts. Failures are classified by HTTP status and
- * error code, never by message text. Every failed attempt is reported to an observer so the caller
- * can log it; the final failure rejects with a `ProviderCallError`.
+ * on their own (HTTP 408/409/429/5xx, timeouts, dropped connections, 2xx answers that are cut off
+ * or empty), honouring a server's `Retry-After` (plus jitter, so that a crowd of waiting requests
+ * does not return in one burst), with a bounded number of attempts. Failures are classified by
+ * HTTP status, error code and error class, never by message text. Every attempt is reported to an
+ * observer so the caller can log it; the final failure rejects with a `ProviderCallError`.
  *
  * The reference retries rate limits only, forever, with tenacity's `wait_random_exponential(6, 120)`
  * (`model_handler/utils.py::retry_with_backoff`); a bounded policy that also covers transient
  * server and network failures is a deliberate improvement.
  */
 
+import type { FailureCause } from '../spec/model.js';
 import { ProviderError } from '../util/errors.js';
 
 /** How often and how long to retry. */
 export interface RetryPolicy {
-  /** Attempts in total, the first included (≥ 1). */
+  /** Attempts in total, the first included (≥ 1), not counting retries after rate limits (429). */
   readonly maxAttempts: number;
+  /**
+   * Retries after rate limits (HTTP 429), counted apart: a rate limit says the server is healthy and
+   * asks us to slow down, so it must not use up the budget meant for failures.
+   */
+  readonly maxRateLimitRetries: number;
   /** Ceiling of the first retry's random wait; doubles on every further retry. */
   readonly baseDelayMs: number;
   /** Upper bound of the exponential ceiling. */
@@ -24,8 +31,12 @@ export interface RetryPolicy {
   readonly maxRetryAfterMs: number;
 }
 
+/** Rate-limit retries allowed per retry of other failures (`--max-retries n` gives 4n). */
+export const RATE_LIMIT_RETRIES_PER_RETRY = 4;
+
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 8,
+  maxRateLimitRetries: 7 * RATE_LIMIT_RETRIES_PER_RETRY,
   baseDelayMs: 2_000,
   maxDelayMs: 120_000,
   maxRetryAfterMs: 600_000,
@@ -54,6 +65,37 @@ const RETRIABLE_CODES: ReadonlySet<string> = new Set([
 /** Codes of a connection that could not be made at all: the server was never reached. */
 const CANNOT_CONNECT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** Codes of a network time limit (the rest of the retriable codes are connection failures). */
+const TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Summary labels of connection failures by code; other codes are `connection (<code>)`. */
+const CONNECTION_LABELS: ReadonlyMap<string, string> = new Map([
+  ['ECONNRESET', 'connection reset'],
+  ['UND_ERR_SOCKET', 'connection reset'],
+  ['UND_ERR_CLOSED', 'connection reset'],
+  ['ECONNABORTED', 'connection reset'],
+  ['EPIPE', 'connection reset'],
+  ['ECONNREFUSED', 'connection refused'],
+  ['ENOTFOUND', 'unknown host'],
+  ['EAI_AGAIN', 'unknown host'],
+]);
+
+/** Statuses that refuse this one request for good (bad or too large input): no run will do better. */
+const PERMANENT_STATUSES: ReadonlySet<number> = new Set([400, 413, 422]);
+
+/** The rate-limit status, whose retries are counted apart. */
+const RATE_LIMITED = 429;
+
+/**
+ * A 2xx answer that cannot be used: cut off (invalid JSON), empty, not an object, or without the
+ * fields every answer has (`choices: []`). Retried like a server error.
+ */
+export class MalformedAnswerError extends ProviderError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { retriable: true }, options);
+  }
+}
+
 /**
  * SDK error classes that carry no status: a timed-out request and a failed connection. Both SDKs
  * (openai, @anthropic-ai/sdk) name them alike; matching the class name keeps this module free of
@@ -64,6 +106,8 @@ const RETRIABLE_ERROR_NAMES: ReadonlySet<string> = new Set(['APIConnectionTimeou
 /** What a failure means for the retry decision. */
 export interface FailureInfo {
   readonly retriable: boolean;
+  /** The failure, classified for summaries. */
+  readonly cause: FailureCause;
   /** HTTP status, when the server answered. */
   readonly status?: number;
   /** Network error code found on the error or its causes (`ECONNRESET`...). */
@@ -88,6 +132,10 @@ export interface AttemptFailure extends FailureInfo {
 /** The final failure of a retried call, with every attempt's failure. */
 export class ProviderCallError extends ProviderError {
   readonly failures: readonly AttemptFailure[];
+  /** The last attempt's failure, classified (read by the loops through `queryFailureOf`). */
+  readonly failureCause: FailureCause;
+  /** The request was refused for good (HTTP 400, 413, 422). */
+  readonly permanent: boolean;
 
   constructor(message: string, last: FailureInfo, failures: readonly AttemptFailure[], cause: unknown) {
     // Every attempt failed to connect at all (refused, unknown host, no route).
@@ -97,6 +145,8 @@ export class ProviderCallError extends ProviderError {
     if (last.status !== undefined) details.status = last.status;
     super(message, details, { cause });
     this.failures = failures;
+    this.failureCause = last.cause;
+    this.permanent = last.status !== undefined && PERMANENT_STATUSES.has(last.status);
   }
 }
 
@@ -104,6 +154,10 @@ export interface RetryOptions {
   readonly policy?: Partial<RetryPolicy>;
   /** Called after every failed attempt (also the last one). */
   readonly onFailure?: (failure: AttemptFailure) => void;
+  /** Called before every attempt (1-based). */
+  readonly onAttempt?: (attempt: number) => void;
+  /** Called after every successful attempt. */
+  readonly onSuccess?: () => void;
   /** Aborts the pending attempt's wait; the call then rejects at once. */
   readonly signal?: AbortSignal;
   /** Names the call in messages. */
@@ -128,14 +182,24 @@ export async function withRetry<T>(operation: (attempt: number) => Promise<T>, o
   const sleep = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
   const failures: AttemptFailure[] = [];
+  // Retries after rate limits use their own budget; `budgetUsed` counts the attempts that use maxAttempts'.
+  let rateLimitRetries = 0;
+  let budgetUsed = 0;
 
   for (let attempt = 1; ; attempt++) {
+    options.onAttempt?.(attempt);
     try {
-      return await operation(attempt);
+      const result = await operation(attempt);
+      options.onSuccess?.();
+      return result;
     } catch (error) {
       const aborted = options.signal?.aborted === true;
-      const info = aborted ? { retriable: false, message: 'aborted' } : classifyFailure(error, now());
-      const willRetry = info.retriable && attempt < maxAttempts;
+      const info: FailureInfo = aborted ? abortedInfo() : classifyFailure(error, now());
+      const rateLimited = info.status === RATE_LIMITED;
+      if (!rateLimited) budgetUsed++;
+      const budgetLeft = rateLimited ? rateLimitRetries < Math.max(0, policy.maxRateLimitRetries) : budgetUsed < maxAttempts;
+      const willRetry = info.retriable && budgetLeft;
+      if (willRetry && rateLimited) rateLimitRetries++;
       const delayMs = willRetry ? retryDelayMs(attempt, info, policy, random) : undefined;
       const failure: AttemptFailure = { ...info, attempt, delayMs, label, error };
       failures.push(failure);
@@ -144,10 +208,14 @@ export async function withRetry<T>(operation: (attempt: number) => Promise<T>, o
       try {
         await sleep(delayMs!, options.signal);
       } catch (sleepError) {
-        throw finalError(label, { retriable: false, message: 'aborted' }, failures, sleepError);
+        throw finalError(label, abortedInfo(), failures, sleepError);
       }
     }
   }
+}
+
+function abortedInfo(): FailureInfo {
+  return { retriable: false, cause: { kind: 'other', label: 'aborted' }, message: 'aborted' };
 }
 
 function finalError(label: string, info: FailureInfo, failures: readonly AttemptFailure[], cause: unknown): ProviderCallError {
@@ -156,8 +224,10 @@ function finalError(label: string, info: FailureInfo, failures: readonly Attempt
 }
 
 /**
- * The wait before the attempt after `attempt`: the server's `Retry-After` when given (capped),
- * else full jitter, uniform in [0, min(maxDelay, base · 2^(attempt-1))).
+ * The wait after the `attempt`-th failure: full jitter, uniform in
+ * [0, min(maxDelay, base · 2^(attempt-1))); with a server's `Retry-After`, that wait plus up to half
+ * of it again (at least 250 ms of spread), so that requests told the same wait do not all come back
+ * at the same instant. Capped by `maxRetryAfterMs` (by `--max-backoff` when given).
  */
 export function retryDelayMs(
   attempt: number,
@@ -165,26 +235,51 @@ export function retryDelayMs(
   policy: RetryPolicy,
   random: () => number = Math.random,
 ): number {
-  if (info.retryAfterMs !== undefined) return Math.min(Math.max(0, info.retryAfterMs), policy.maxRetryAfterMs);
+  if (info.retryAfterMs !== undefined) {
+    const asked = Math.max(0, info.retryAfterMs);
+    const spread = Math.max(asked / 2, RETRY_AFTER_MIN_SPREAD_MS);
+    return Math.floor(Math.min(asked + random() * spread, policy.maxRetryAfterMs));
+  }
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.floor(random() * ceiling);
 }
+
+/** The least spread added to a `Retry-After` wait (a `Retry-After: 0` storm would otherwise return at once). */
+const RETRY_AFTER_MIN_SPREAD_MS = 250;
 
 /** Classifies an error thrown by an SDK call (or by `fetch` under it). */
 export function classifyFailure(error: unknown, nowMs: number = Date.now()): FailureInfo {
   const status = numberField(error, 'status');
   const message = describeError(error);
   if (status !== undefined) {
-    const retriable = RETRIABLE_STATUSES.has(status) || status >= 500;
+    // OpenAI answers an exhausted quota with 429 too; waiting does not refill it.
+    const quota = status === RATE_LIMITED && errorCodeOfBody(error) === 'insufficient_quota';
+    const retriable = !quota && (RETRIABLE_STATUSES.has(status) || status >= 500);
+    const cause: FailureCause = { kind: 'http', status, label: quota ? `HTTP ${status} (insufficient_quota)` : `HTTP ${status}` };
     const retryAfterMs = retriable ? parseRetryAfter(headersOf(error), nowMs) : undefined;
-    return retryAfterMs === undefined ? { retriable, status, message } : { retriable, status, retryAfterMs, message };
+    return retryAfterMs === undefined ? { retriable, cause, status, message } : { retriable, cause, status, retryAfterMs, message };
   }
+  if (error instanceof MalformedAnswerError) return { retriable: true, cause: { kind: 'malformed', label: 'malformed answer' }, message };
   const code = findErrorCode(error);
-  if (code !== undefined) return { retriable: RETRIABLE_CODES.has(code), code, message };
+  if (code !== undefined) {
+    const cause: FailureCause = TIMEOUT_CODES.has(code)
+      ? { kind: 'timeout', code, label: 'timeout' }
+      : { kind: 'connection', code, label: CONNECTION_LABELS.get(code) ?? `connection (${code})` };
+    return { retriable: RETRIABLE_CODES.has(code), cause, code, message };
+  }
   const name = error instanceof Error ? error.constructor.name : '';
-  if (RETRIABLE_ERROR_NAMES.has(name)) return { retriable: true, message };
-  if (error instanceof Error && error.name === 'TimeoutError') return { retriable: true, message };
-  return { retriable: false, message };
+  if (name === 'APIConnectionTimeoutError' || (error instanceof Error && error.name === 'TimeoutError')) {
+    return { retriable: true, cause: { kind: 'timeout', label: 'timeout' }, message };
+  }
+  if (RETRIABLE_ERROR_NAMES.has(name)) return { retriable: true, cause: { kind: 'connection', label: 'connection failed' }, message };
+  return { retriable: false, cause: { kind: 'other', label: 'other error' }, message };
+}
+
+/** `error.code` of an SDK APIError (from the answer's JSON `error` object), when it is a string. */
+function errorCodeOfBody(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /**

@@ -32,6 +32,27 @@ export interface ModelStep {
   readonly providerData?: unknown;
 }
 
+/**
+ * What kind of failure a request met, for summaries, retry lines and the circuit breaker:
+ * - `http`: the server answered with an error status;
+ * - `timeout`: no (complete) answer within the request's time limit;
+ * - `connection`: refused, reset or dropped connections, unknown hosts;
+ * - `malformed`: a 2xx answer that cannot be used (cut off, empty, not JSON, `choices: []`);
+ * - `other`: anything else (a bug, an unexpected library error).
+ */
+export type FailureKind = 'http' | 'timeout' | 'connection' | 'malformed' | 'other';
+
+/** A classified failure of one request attempt. */
+export interface FailureCause {
+  readonly kind: FailureKind;
+  /** HTTP status (`http` only). */
+  readonly status?: number;
+  /** Network error code, e.g. `ECONNRESET` (`connection` and some `timeout`s). */
+  readonly code?: string;
+  /** What summaries count by: `HTTP 429`, `timeout`, `connection reset`, `connection refused`, `malformed answer`... */
+  readonly label: string;
+}
+
 /** A failed attempt that the retry policy is about to repeat (for progress and log output). */
 export interface RetryNotice {
   /** 1 for the first failed attempt. */
@@ -40,7 +61,14 @@ export interface RetryNotice {
   readonly delayMs: number;
   /** What went wrong, e.g. `429 Too Many Requests` or `ECONNRESET`. */
   readonly reason: string;
+  /** The failure, classified. */
+  readonly cause: FailureCause;
 }
+
+/** How one attempt of a request ended. */
+export type AttemptOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly cause: FailureCause; readonly willRetry: boolean; readonly message: string };
 
 /** Per-query controls the loop hands to `Conversation.query`. All optional. */
 export interface QueryOptions {
@@ -51,6 +79,33 @@ export interface QueryOptions {
   readonly signal?: AbortSignal;
   /** Called before each retry wait, so the CLI can say why an entry is slow. */
   readonly onRetry?: (notice: RetryNotice) => void;
+  /** Called when an attempt is sent (1-based attempt number): the run watches requests in flight. */
+  readonly onAttemptStart?: (attempt: number) => void;
+  /** Called when an attempt ended, however it ended (before any retry wait). */
+  readonly onAttemptEnd?: (outcome: AttemptOutcome) => void;
+}
+
+/**
+ * What a query's final error tells about its failure, when the model layer classified it
+ * (a provider call that failed after its retries).
+ */
+export interface QueryFailure {
+  readonly failureCause: FailureCause;
+  /**
+   * The request itself was refused for good (HTTP 400, 413, 422: e.g. a prompt beyond the context
+   * length): asking again gives the same answer, so later runs do not retry it unless told to.
+   */
+  readonly permanent: boolean;
+}
+
+/** The classified failure carried by a query's error, if any. */
+export function queryFailureOf(error: unknown): QueryFailure | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { failureCause, permanent } = error as Partial<Record<keyof QueryFailure, unknown>>;
+  if (typeof failureCause !== 'object' || failureCause === null || typeof permanent !== 'boolean') return undefined;
+  const { kind, label } = failureCause as Partial<Record<keyof FailureCause, unknown>>;
+  if (typeof kind !== 'string' || typeof label !== 'string') return undefined;
+  return { failureCause: failureCause as FailureCause, permanent };
 }
 
 /** One test entry's conversation with a model: the handler's `inference_data` and its hooks. */

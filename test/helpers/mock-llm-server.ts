@@ -5,8 +5,9 @@
  * requests it received.
  *
  * Replies can be protocol answers (see the builders below), error statuses with headers (429 with
- * `Retry-After`, 500...), raw text, hangs (bounded: the socket is dropped after `maxMs`) and
- * connection resets.
+ * `Retry-After`, 500...), raw text (an empty or cut-off JSON body), hangs (bounded: the socket is
+ * dropped after `maxMs`), connection resets, and answers whose connection drops mid-body.
+ * `faultStorm` makes a handler that answers with a random mix of these.
  */
 
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
@@ -34,7 +35,9 @@ export type MockReply =
   /** Never answers; the socket is dropped after `maxMs` (default 5 s) so that no test can hang forever. */
   | { readonly kind: 'hang'; readonly maxMs?: number }
   /** Drops the connection without an answer. */
-  | { readonly kind: 'reset' };
+  | { readonly kind: 'reset' }
+  /** Announces `text` (status 200, its full content-length), sends only its first `bytes` bytes, then drops the connection. */
+  | { readonly kind: 'cutoff'; readonly text: string; readonly bytes: number };
 
 export type MockHandler = (request: RecordedRequest, index: number) => MockReply | Promise<MockReply>;
 
@@ -129,6 +132,12 @@ export class MockLlmServer {
 
     if (reply.kind === 'reset') {
       res.socket?.destroy();
+      return;
+    }
+    if (reply.kind === 'cutoff') {
+      const bytes = Buffer.from(reply.text, 'utf8');
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes.length) });
+      res.write(bytes.subarray(0, reply.bytes), () => res.socket?.destroy());
       return;
     }
     if (reply.kind === 'hang') {
@@ -268,3 +277,65 @@ export const errorReply = {
     return errorReply.status(429, { 'retry-after': retryAfter });
   },
 };
+
+/** Answers a 200 that cannot be used: its JSON cut short, an empty body, or `choices: []`. */
+export const malformedReply = {
+  cutJson(): MockReply {
+    return { kind: 'text', status: 200, headers: { 'content-type': 'application/json' }, text: '{"id": "chatcmpl-1", "choices": [{"index": 0, "mess' };
+  },
+  empty(): MockReply {
+    return { kind: 'text', status: 200, headers: { 'content-type': 'application/json' }, text: '' };
+  },
+  noChoices(): MockReply {
+    return { kind: 'json', body: { id: 'chatcmpl-1', object: 'chat.completion', choices: [], usage: chatUsage } };
+  },
+};
+
+/** How often each fault happens in a `faultStorm`, as fractions of the requests. */
+export interface FaultMix {
+  /** 429 with `Retry-After: <retryAfter>`. */
+  readonly rateLimited?: number;
+  readonly serverError?: number;
+  readonly reset?: number;
+  readonly malformed?: number;
+  /** The `Retry-After` value of the 429s (default `0`). */
+  readonly retryAfter?: string;
+}
+
+/**
+ * A handler that answers each request with a fault of `mix` at random (`random` injectable for
+ * repeatable runs), else with `answer(request)`. Counts what it sent.
+ */
+export function faultStorm(
+  mix: FaultMix,
+  answer: MockHandler,
+  random: () => number = Math.random,
+): { handler: MockHandler; sent: Record<'ok' | 'rateLimited' | 'serverError' | 'reset' | 'malformed', number> } {
+  const sent = { ok: 0, rateLimited: 0, serverError: 0, reset: 0, malformed: 0 };
+  const handler: MockHandler = (request, index) => {
+    let draw = random();
+    const pick = (fraction: number | undefined): boolean => {
+      draw -= fraction ?? 0;
+      return draw < 0;
+    };
+    if (pick(mix.rateLimited)) {
+      sent.rateLimited++;
+      return errorReply.rateLimited(mix.retryAfter ?? '0');
+    }
+    if (pick(mix.serverError)) {
+      sent.serverError++;
+      return errorReply.status(500);
+    }
+    if (pick(mix.reset)) {
+      sent.reset++;
+      return { kind: 'reset' };
+    }
+    if (pick(mix.malformed)) {
+      sent.malformed++;
+      return malformedReply.cutJson();
+    }
+    sent.ok++;
+    return answer(request, index);
+  };
+  return { handler, sent };
+}

@@ -14,15 +14,20 @@ import { ModelStyle } from '../tools/model-style.js';
 import { convertToTool } from '../tools/convert-to-tool.js';
 import {
   ProviderModel,
+  applyRequestParameters,
   formatExecutionResultsPrompting,
   requestBody,
   snapshot,
   stepData,
   type AdapterSettings,
+  type RequestParameterNames,
 } from './provider-model.js';
 import { ResponseReader, chatMessage, freezeForWire, messageToPy } from './wire.js';
 
 export const MESSAGES_PATH = '/v1/messages';
+
+/** How the Messages API names the request parameters (it has no seed; `max_tokens` replaces the reference's). */
+export const ANTHROPIC_PARAMETER_NAMES: RequestParameterNames = { maxTokens: 'max_tokens', topP: 'top_p' };
 
 /**
  * BFCL parity: claude.py::_get_max_tokens — `max_tokens` is required; the reference sets each
@@ -183,8 +188,10 @@ class ClaudeConversation implements Conversation {
       ['messages', this.messages],
       ['system', this.system],
     ]);
-    const { json, latency } = await this.settings.transport.post(MESSAGES_PATH, body, this.settings.requestTimeoutMs, options);
-    return this.parse(json, latency);
+    applyRequestParameters(body, this.settings.request, ANTHROPIC_PARAMETER_NAMES);
+    return this.settings.transport.post(MESSAGES_PATH, body, this.settings.requestTimeoutMs, options, (json, latency) =>
+      this.parse(json, latency),
+    );
   }
 
   /**

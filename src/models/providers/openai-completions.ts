@@ -8,9 +8,12 @@ import type { Conversation, ConversationStart, ModelStep, QueryOptions } from '.
 import type { Message } from '../../spec/schemas.js';
 import { ModelStyle } from '../tools/model-style.js';
 import { OpenAIConversation } from './openai-conversation.js';
-import { ProviderModel, requestBody, stepData, type AdapterSettings } from './provider-model.js';
+import { ProviderModel, applyRequestParameters, requestBody, stepData, type AdapterSettings } from './provider-model.js';
 
 export const CHAT_COMPLETIONS_PATH = '/chat/completions';
+
+/** How chat completions name the request parameters. */
+const CHAT_PARAMETER_NAMES = { maxTokens: 'max_tokens', topP: 'top_p', seed: 'seed' } as const;
 
 /** What a chat step keeps for the history: the assistant message as received, and the call ids. */
 class ChatStep {
@@ -44,13 +47,10 @@ class ChatConversation extends OpenAIConversation {
       ['store', false],
       ['tools', this.requestTools()],
     ]);
-    const { json, latency } = await this.settings.transport.post(
-      CHAT_COMPLETIONS_PATH,
-      body,
-      this.settings.requestTimeoutMs,
-      options,
+    applyRequestParameters(body, this.settings.request, CHAT_PARAMETER_NAMES);
+    return this.settings.transport.post(CHAT_COMPLETIONS_PATH, body, this.settings.requestTimeoutMs, options, (json, latency) =>
+      this.parse(json, latency),
     );
-    return this.parse(json, latency);
   }
 
   private parse(response: PyDict, latency: number): ModelStep {
@@ -72,9 +72,23 @@ class ChatConversation extends OpenAIConversation {
       inputTokens: this.reader.tokens(response, 'prompt_tokens'),
       outputTokens: this.reader.tokens(response, 'completion_tokens'),
       latency,
-      reasoningContent: '',
+      reasoningContent: this.reasoningContent(message),
       providerData: new ChatStep(message, toolCallIds),
     };
+  }
+
+  /**
+   * The reasoning text an OpenAI-compatible server returns beside the answer (vLLM, sglang,
+   * DeepSeek: `reasoning_content`; newer vLLM: `reasoning`), kept for the result line as the
+   * reference's handlers for such models do (`_add_reasoning_content_if_available_*`). The message
+   * goes back into the history as received, as the reference's base handler sends it.
+   */
+  private reasoningContent(message: PyValue): string {
+    for (const key of ['reasoning_content', 'reasoning']) {
+      const text = this.reader.optional(message, key);
+      if (typeof text === 'string') return text;
+    }
+    return '';
   }
 
   /**

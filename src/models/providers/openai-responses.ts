@@ -8,10 +8,13 @@ import type { Conversation, ConversationStart, ModelStep, QueryOptions } from '.
 import type { Message } from '../../spec/schemas.js';
 import { ModelStyle } from '../tools/model-style.js';
 import { OpenAIConversation } from './openai-conversation.js';
-import { ProviderModel, requestBody, stepData, type AdapterSettings } from './provider-model.js';
+import { ProviderModel, applyRequestParameters, requestBody, stepData, type AdapterSettings, type RequestParameterNames } from './provider-model.js';
 import { messageToPy } from './wire.js';
 
 export const RESPONSES_PATH = '/responses';
+
+/** How the Responses API names the request parameters (it has no seed). */
+export const RESPONSES_PARAMETER_NAMES: RequestParameterNames = { maxTokens: 'max_output_tokens', topP: 'top_p' };
 
 /**
  * BFCL parity: openai_response.py::_query_FC — models whose name contains one of these are
@@ -72,8 +75,10 @@ class ResponsesConversation extends OpenAIConversation {
       ['temperature', reasoning ? undefined : this.settings.temperature],
       ['tools', this.requestTools()],
     ]);
-    const { json, latency } = await this.settings.transport.post(RESPONSES_PATH, body, this.settings.requestTimeoutMs, options);
-    return this.parse(json, latency);
+    applyRequestParameters(body, this.settings.request, RESPONSES_PARAMETER_NAMES);
+    return this.settings.transport.post(RESPONSES_PATH, body, this.settings.requestTimeoutMs, options, (json, latency) =>
+      this.parse(json, latency),
+    );
   }
 
   /** `_parse_query_response_FC` / `_parse_query_response_prompting`. */

@@ -11,6 +11,7 @@ import { utf8Length } from '../../py/builtins.js';
 import type { ChatTemplate } from './oss/chat-template.js';
 import {
   ProviderModel,
+  applyRequestParameters,
   requestBody,
   stepData,
   withPromptingSystemPrompt,
@@ -19,6 +20,9 @@ import {
 import { ResponseReader, messageToPy } from './wire.js';
 
 export const COMPLETIONS_PATH = '/completions';
+
+/** How the completions endpoint names the request parameters. */
+const OSS_PARAMETER_NAMES = { maxTokens: 'max_tokens', topP: 'top_p', seed: 'seed' } as const;
 
 /** BFCL parity: base_oss_handler.py::_query_prompting — generation is capped at 4096 tokens. */
 export const OSS_MAX_NEW_TOKENS = 4096;
@@ -101,8 +105,13 @@ class OssConversation implements Conversation {
     ]);
     // `extra_body` fields go into the JSON body, after the named ones.
     for (const [key, value] of this.oss.template.extraBody ?? []) body.set(key, value);
-    const { json, latency } = await this.settings.transport.post(COMPLETIONS_PATH, body, this.settings.requestTimeoutMs, options);
+    applyRequestParameters(body, this.settings.request, OSS_PARAMETER_NAMES);
+    return this.settings.transport.post(COMPLETIONS_PATH, body, this.settings.requestTimeoutMs, options, (json, latency) =>
+      this.parse(json, latency),
+    );
+  }
 
+  private parse(json: PyDict, latency: number): ModelStep {
     const choices = this.reader.list(this.reader.get(json, 'choices', 'response'), 'response.choices');
     if (choices.length === 0) throw this.reader.error('response.choices is empty');
     const text = this.reader.text(this.reader.get(choices[0], 'text', 'choices[0]'), 'choices[0].text');

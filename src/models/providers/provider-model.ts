@@ -26,6 +26,39 @@ export interface AdapterSettings {
   readonly transport: ProviderTransport;
   /** Per-attempt request timeout. */
   readonly requestTimeoutMs: number;
+  /** `--max-tokens`, `--top-p`, `--seed`, `--extra-body`: sent only when given. */
+  readonly request: RequestParameters;
+}
+
+/**
+ * Sampling and request fields the user adds to every request (none by default, so the requests
+ * stay the reference's). Each adapter names them as its API does.
+ */
+export interface RequestParameters {
+  readonly maxTokens?: number;
+  readonly topP?: number;
+  readonly seed?: number;
+  /** Merged into the JSON body last (a key already there is replaced in place), e.g. vLLM's `chat_template_kwargs`. */
+  readonly extraBody?: PyDict;
+}
+
+/** The body field names of the request parameters in one API; a missing name means the API has no such field. */
+export interface RequestParameterNames {
+  readonly maxTokens: string;
+  readonly topP: string;
+  readonly seed?: string;
+}
+
+/**
+ * `body` with the given request parameters: named fields set (in place when the body has them,
+ * else appended in the order max tokens, top p, seed), then the extra body merged key by key.
+ */
+export function applyRequestParameters(body: PyDict, request: RequestParameters, names: RequestParameterNames): PyDict {
+  if (request.maxTokens !== undefined) body.set(names.maxTokens, BigInt(request.maxTokens));
+  if (request.topP !== undefined) body.set(names.topP, request.topP);
+  if (request.seed !== undefined && names.seed !== undefined) body.set(names.seed, BigInt(request.seed));
+  for (const [key, value] of request.extraBody ?? []) body.set(key, value);
+  return body;
 }
 
 /**

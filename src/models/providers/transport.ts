@@ -4,6 +4,8 @@
  * `maxRetries: 0` so that only our policy retries.
  */
 
+import { setMaxListeners } from 'node:events';
+
 import type { PyDict } from '../../py/value.js';
 import type { QueryOptions } from '../../spec/model.js';
 import { linkSignals } from '../../util/abort-signals.js';
@@ -52,25 +54,31 @@ export interface TransportSettings {
   readonly random?: () => number;
 }
 
-/** A provider answer: the JSON body and the latency of the successful attempt, in seconds. */
-export interface ProviderAnswer {
-  readonly json: PyDict;
-  readonly latency: number;
-}
-
 export class ProviderTransport {
   constructor(
     private readonly provider: string,
     private readonly rawPost: RawPost,
     private readonly settings: TransportSettings = {},
-  ) {}
+  ) {
+    // Every request in flight links its own signal to this long-lived one (one listener each, removed
+    // when the request ends): with more than 10 threads node would warn of a leak that is not one.
+    if (settings.signal !== undefined) setMaxListeners(0, settings.signal);
+  }
 
   /**
-   * Sends `body` (serialised now, so later changes to the history do not leak into it).
+   * Sends `body` (serialised now, so later changes to the history do not leak into it) and reads
+   * the answer with `read`, inside the retry loop: an answer that is cut off, empty or lacks what
+   * `read` needs (a `MalformedAnswerError`) is asked for again like a server error.
    * BFCL parity: the reference times one `create` call inside its retry wrapper, so the latency is
-   * that of the attempt that succeeded.
+   * that of the attempt that succeeded (the HTTP exchange, not the reading).
    */
-  async post(path: string, body: PyDict, timeoutMs: number, query: QueryOptions = {}): Promise<ProviderAnswer> {
+  async post<T>(
+    path: string,
+    body: PyDict,
+    timeoutMs: number,
+    query: QueryOptions,
+    read: (json: PyDict, latency: number) => T,
+  ): Promise<T> {
     const bodyBytes = encodeBody(body);
     const label = `${this.provider} POST ${path}`;
     if (this.settings.onRequest !== undefined) {
@@ -80,41 +88,38 @@ export class ProviderTransport {
     const signal = combined.signal;
     const onFailure = (failure: AttemptFailure): void => {
       this.settings.onAttemptFailure?.(failure);
+      query.onAttemptEnd?.({ ok: false, cause: failure.cause, willRetry: failure.delayMs !== undefined, message: failure.message });
       if (failure.delayMs !== undefined) {
-        query.onRetry?.({ attempt: failure.attempt, delayMs: failure.delayMs, reason: failure.code === undefined ? failure.message : `${failure.code}: ${failure.message}` });
+        query.onRetry?.({
+          attempt: failure.attempt,
+          delayMs: failure.delayMs,
+          reason: failure.code === undefined ? failure.message : `${failure.code}: ${failure.message}`,
+          cause: failure.cause,
+        });
       }
     };
     try {
-      return await this.postWithRetry(path, bodyBytes, timeoutMs, label, signal, onFailure);
+      return await withRetry(
+        async () => {
+          const started = performance.now();
+          const response = await this.rawPost(path, bodyBytes, { timeoutMs, signal });
+          const text = await response.text();
+          const latency = (performance.now() - started) / 1000;
+          return read(decodeBody(text, label), latency);
+        },
+        {
+          label,
+          policy: this.settings.retry,
+          onFailure,
+          ...(query.onAttemptStart !== undefined && { onAttempt: query.onAttemptStart }),
+          ...(query.onAttemptEnd !== undefined && { onSuccess: () => query.onAttemptEnd!({ ok: true }) }),
+          signal,
+          sleep: this.settings.sleep,
+          random: this.settings.random,
+        },
+      );
     } finally {
       combined.dispose();
     }
-  }
-
-  private async postWithRetry(
-    path: string,
-    body: Buffer,
-    timeoutMs: number,
-    label: string,
-    signal: AbortSignal | undefined,
-    onFailure: (failure: AttemptFailure) => void,
-  ): Promise<ProviderAnswer> {
-    const { text, latency } = await withRetry(
-      async () => {
-        const started = performance.now();
-        const response = await this.rawPost(path, body, { timeoutMs, signal });
-        const responseText = await response.text();
-        return { text: responseText, latency: (performance.now() - started) / 1000 };
-      },
-      {
-        label,
-        policy: this.settings.retry,
-        onFailure,
-        signal,
-        sleep: this.settings.sleep,
-        random: this.settings.random,
-      },
-    );
-    return { json: decodeBody(text, label), latency };
   }
 }

@@ -8,7 +8,7 @@
 import { jsonDumps, parseJsonLossless } from '../../py/json.js';
 import { pyTypeName, type PyDict, type PyValue } from '../../py/value.js';
 import type { Message } from '../../spec/schemas.js';
-import { ProviderError } from '../../util/errors.js';
+import { MalformedAnswerError } from '../retry.js';
 
 const WIRE_JSON = { ensureAscii: false, separators: [',', ':'] as [string, string] };
 
@@ -111,15 +111,19 @@ export function encodeBody(body: PyDict): Buffer {
   return Buffer.concat(pieces);
 }
 
-/** A response body (JSON text) as a Python dict; a body that is not a JSON object is a provider error. */
+/**
+ * A response body (JSON text) as a Python dict. An empty body, one cut off or otherwise not JSON,
+ * or JSON that is not an object, is a `MalformedAnswerError` (retried).
+ */
 export function decodeBody(text: string, label: string): PyDict {
+  if (text.trim() === '') throw new MalformedAnswerError(`${label}: the response is empty`);
   let value: PyValue;
   try {
     value = parseJsonLossless(text);
   } catch (error) {
-    throw new ProviderError(`${label}: the response is not JSON: ${truncate(text)}`, {}, { cause: error });
+    throw new MalformedAnswerError(`${label}: the response is not JSON (cut off?): ${truncate(text)}`, { cause: error });
   }
-  if (!(value instanceof Map)) throw new ProviderError(`${label}: the response is not a JSON object: ${truncate(text)}`);
+  if (!(value instanceof Map)) throw new MalformedAnswerError(`${label}: the response is not a JSON object: ${truncate(text)}`);
   return value;
 }
 
@@ -159,8 +163,9 @@ export class ResponseReader {
     return 0;
   }
 
-  error(detail: string): ProviderError {
-    return new ProviderError(`${this.label}: unexpected response: ${detail}`);
+  /** A 2xx answer without what every answer has: retried like a server error. */
+  error(detail: string): MalformedAnswerError {
+    return new MalformedAnswerError(`${this.label}: unexpected response: ${detail}`);
   }
 }
 

@@ -6,8 +6,10 @@ import { describe, expect, it } from 'vitest';
 
 import { resolveModel } from '../../../src/models/model-registry.js';
 import { jsonDumps } from '../../../src/py/json.js';
-import type { AttemptFailure } from '../../../src/models/retry.js';
-import { MockLlmServer, chatReply, errorReply } from '../../helpers/mock-llm-server.js';
+import { ProviderCallError, type AttemptFailure } from '../../../src/models/retry.js';
+import type { AttemptOutcome, RetryNotice } from '../../../src/spec/model.js';
+import { queryFailureOf } from '../../../src/spec/model.js';
+import { MockLlmServer, chatReply, errorReply, malformedReply } from '../../helpers/mock-llm-server.js';
 import { SAMPLE_FUNCTIONS_OPENAI, begin, compatibleModel, keyOrder, makeModel, step, useMockLlmServer } from './helpers.js';
 
 let server: MockLlmServer;
@@ -65,12 +67,12 @@ describe('FC', () => {
     ]);
   });
 
-  it('keeps fields a server adds to the message (e.g. vLLM reasoning_content) when re-sending it', async () => {
+  it('keeps reasoning_content of an OpenAI-compatible server for the result line, and re-sends the message as received', async () => {
     server.enqueue(chatReply.text('Hello', { reasoning_content: 'hmm' }), chatReply.text('again'));
     const m = model();
     const { conversation } = begin(m);
     const answer = await step(m, conversation);
-    expect(answer.step.reasoningContent).toBe('');
+    expect(answer.step.reasoningContent).toBe('hmm');
     conversation.addNextTurnMessages([{ role: 'user', content: 'next' }]);
     await step(m, conversation);
     const messages = (server.requests[1]!.json as { messages: unknown[] }).messages;
@@ -160,5 +162,42 @@ describe('retries', () => {
     const m = makeModel(compatibleModel('m', true), { baseUrl: server.openaiBaseUrl, onAttemptFailure: (f) => failures.push(f) });
     expect((await begin(m).conversation.query()).responses).toBe('ok');
     expect(failures.map((f) => f.status)).toEqual([503, 408]);
+  });
+
+  it('retries a 200 that is cut off, empty, has choices: [] or loses its connection mid-body (#24 item 5)', async () => {
+    const full = JSON.stringify((chatReply.text('late') as { body: unknown }).body);
+    server.enqueue(
+      malformedReply.cutJson(),
+      malformedReply.empty(),
+      malformedReply.noChoices(),
+      { kind: 'cutoff', text: full, bytes: 20 },
+      chatReply.text('finally'),
+    );
+    const notices: RetryNotice[] = [];
+    const m = makeModel(compatibleModel('m', true), { baseUrl: server.openaiBaseUrl, retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 2 } });
+    const answer = await begin(m).conversation.query({ onRetry: (n) => notices.push(n) });
+    expect(answer.responses).toBe('finally');
+    expect(server.requests).toHaveLength(5);
+    expect(notices.map((n) => n.cause.label)).toEqual(['malformed answer', 'malformed answer', 'malformed answer', 'connection reset']);
+    expect(notices[2]!.reason).toContain('response.choices is empty');
+  });
+
+  it('reports every attempt to the loop: start, and how it ended', async () => {
+    server.enqueue(errorReply.status(502), chatReply.text('ok'));
+    const events: string[] = [];
+    const outcome = (o: AttemptOutcome): string => (o.ok ? 'ok' : `${o.cause.label}${o.willRetry ? ' (retry)' : ''}`);
+    const m = makeModel(compatibleModel('m', true), { baseUrl: server.openaiBaseUrl });
+    await begin(m).conversation.query({ onAttemptStart: (n) => events.push(`start ${n}`), onAttemptEnd: (o) => events.push(outcome(o)) });
+    expect(events).toEqual(['start 1', 'HTTP 502 (retry)', 'start 2', 'ok']);
+  });
+
+  it('marks a 400 as a permanent failure and a 500 that outlasts the retries as a transient one', async () => {
+    server.enqueue(errorReply.status(400), errorReply.status(500), errorReply.status(500));
+    const m = makeModel(compatibleModel('m', true), { baseUrl: server.openaiBaseUrl, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } });
+    const rejected = await begin(m).conversation.query().catch((e: unknown) => e);
+    expect(queryFailureOf(rejected)).toEqual({ failureCause: { kind: 'http', status: 400, label: 'HTTP 400' }, permanent: true });
+    const failed = await begin(m).conversation.query().catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ProviderCallError);
+    expect(queryFailureOf(failed)).toEqual({ failureCause: { kind: 'http', status: 500, label: 'HTTP 500' }, permanent: false });
   });
 });

@@ -169,7 +169,10 @@ describe('retries', () => {
     expect(answer.responses).toBe('ok');
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.receivedAt - server.requests[0]!.receivedAt).toBeGreaterThanOrEqual(990);
-    expect(failures).toMatchObject([{ attempt: 1, status: 429, retriable: true, retryAfterMs: 1000, delayMs: 1000 }]);
+    expect(failures).toMatchObject([{ attempt: 1, status: 429, retriable: true, retryAfterMs: 1000 }]);
+    // The server's wait plus jitter of up to half of it.
+    expect(failures[0]!.delayMs).toBeGreaterThanOrEqual(1000);
+    expect(failures[0]!.delayMs).toBeLessThan(1500);
   });
 
   it('retries a 500 and a dropped connection', async () => {
@@ -226,10 +229,16 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('rejects a body that is not JSON', async () => {
-    server.enqueue({ kind: 'text', text: '<html>gateway</html>' });
-    const error = await begin(fcModel()).conversation.query().catch((e: unknown) => e);
-    expect((error as Error).message).toContain('the response is not JSON');
+  it('retries a 200 whose body is not JSON, and names it once the attempts are used up', async () => {
+    server.enqueue({ kind: 'text', text: '<html>gateway</html>' }, responsesReply.text('ok'));
+    expect((await begin(fcModel()).conversation.query()).responses).toBe('ok');
+    expect(server.requests).toHaveLength(2);
+    server.enqueue({ kind: 'text', text: '{"output": [' }, { kind: 'text', text: '' });
+    const error = await begin(fcModel({ retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } })).conversation.query().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderCallError);
+    expect((error as ProviderCallError).message).toContain('the response is empty');
+    expect((error as ProviderCallError).failureCause).toEqual({ kind: 'malformed', label: 'malformed answer' });
+    expect((error as ProviderCallError).failures[0]!.message).toContain('the response is not JSON (cut off?)');
   });
 });
 

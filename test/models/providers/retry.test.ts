@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   DEFAULT_RETRY_POLICY,
+  MalformedAnswerError,
   ProviderCallError,
   abortableSleep,
   classifyFailure,
@@ -51,6 +52,22 @@ describe('classifyFailure', () => {
     expect(classifyFailure(networkError('ENOTFOUND'))).toMatchObject({ retriable: false, code: 'ENOTFOUND' });
   });
 
+  it('labels failures by cause for summaries', () => {
+    expect(classifyFailure(statusError(503)).cause).toEqual({ kind: 'http', status: 503, label: 'HTTP 503' });
+    expect(classifyFailure(networkError('ECONNRESET')).cause).toEqual({ kind: 'connection', code: 'ECONNRESET', label: 'connection reset' });
+    expect(classifyFailure(networkError('UND_ERR_SOCKET')).cause.label).toBe('connection reset');
+    expect(classifyFailure(networkError('ECONNREFUSED')).cause.label).toBe('connection refused');
+    expect(classifyFailure(networkError('ENOTFOUND')).cause.label).toBe('unknown host');
+    expect(classifyFailure(networkError('UND_ERR_HEADERS_TIMEOUT')).cause).toMatchObject({ kind: 'timeout', label: 'timeout' });
+    expect(classifyFailure(new APIConnectionTimeoutError('Request timed out.')).cause).toEqual({ kind: 'timeout', label: 'timeout' });
+    expect(classifyFailure(new MalformedAnswerError('cut off'))).toMatchObject({ retriable: true, cause: { kind: 'malformed', label: 'malformed answer' } });
+  });
+
+  it("does not retry OpenAI's 429 for an exhausted quota", () => {
+    const quota = Object.assign(statusError(429, { 'retry-after': '1' }), { code: 'insufficient_quota' });
+    expect(classifyFailure(quota)).toMatchObject({ retriable: false, cause: { label: 'HTTP 429 (insufficient_quota)' } });
+  });
+
   it('retries the SDK timeout error and describes the innermost cause', () => {
     expect(classifyFailure(new APIConnectionTimeoutError('Request timed out.')).retriable).toBe(true);
     expect(classifyFailure(networkError('ECONNRESET')).message).toBe('Connection error. (other side closed)');
@@ -58,7 +75,7 @@ describe('classifyFailure', () => {
 
   it('does not retry other errors', () => {
     expect(classifyFailure(new TypeError('x is not a function')).retriable).toBe(false);
-    expect(classifyFailure('boom')).toEqual({ retriable: false, message: 'boom' });
+    expect(classifyFailure('boom')).toEqual({ retriable: false, cause: { kind: 'other', label: 'other error' }, message: 'boom' });
   });
 });
 
@@ -94,8 +111,10 @@ describe('retryDelayMs', () => {
     expect(retryDelayMs(2, {}, policy, () => 0)).toBe(0);
   });
 
-  it('honours Retry-After, capped', () => {
+  it('honours Retry-After with up to half of it again as jitter (at least 250 ms), capped', () => {
     expect(retryDelayMs(1, { retryAfterMs: 3000 }, policy, () => 0)).toBe(3000);
+    expect(retryDelayMs(1, { retryAfterMs: 3000 }, policy, () => 0.999)).toBe(4498);
+    expect(retryDelayMs(1, { retryAfterMs: 0 }, policy, () => 0.5)).toBe(125);
     expect(retryDelayMs(1, { retryAfterMs: 60_000 }, policy, () => 0)).toBe(5000);
   });
 });
@@ -126,9 +145,10 @@ describe('withRetry', () => {
     );
     expect(result).toBe('ok');
     expect(calls).toBe(3);
-    expect(waits).toEqual([1000, 5]);
+    // Retry-After 1 s plus half of the spread (random 0.5 of max(500 ms, 250 ms)).
+    expect(waits).toEqual([1250, 5]);
     expect(failures.map((f) => [f.attempt, f.status, f.delayMs, f.label])).toEqual([
-      [1, 429, 1000, 'test call'],
+      [1, 429, 1250, 'test call'],
       [2, 503, 5, 'test call'],
     ]);
   });
@@ -149,6 +169,36 @@ describe('withRetry', () => {
     expect(error.retriable).toBe(true);
     expect(error.failures).toHaveLength(4);
     expect(failures.at(-1)!.delayMs).toBeUndefined();
+  });
+
+  it('counts rate-limit retries apart from the attempts budget', async () => {
+    const statuses = [429, 429, 429, 500, 429, 500];
+    let calls = 0;
+    const error = (await withRetry(
+      async (attempt) => {
+        calls++;
+        throw statusError(statuses[attempt - 1] ?? 500);
+      },
+      { policy: { maxAttempts: 3, maxRateLimitRetries: 4, baseDelayMs: 1, maxDelayMs: 1 }, sleep: async () => undefined },
+    ).catch((e: unknown) => e)) as ProviderCallError;
+    // Four 429s fit the rate-limit budget; the three 500s use up the three attempts.
+    expect(calls).toBe(7);
+    expect(error.failures.map((f) => f.status)).toEqual([429, 429, 429, 500, 429, 500, 500]);
+    expect(error.failureCause.label).toBe('HTTP 500');
+    expect(error.permanent).toBe(false);
+  });
+
+  it('stops retrying 429s once their own budget is used up', async () => {
+    let calls = 0;
+    const error = (await withRetry(
+      async () => {
+        calls++;
+        throw statusError(429);
+      },
+      { policy: { maxAttempts: 3, maxRateLimitRetries: 2, baseDelayMs: 1, maxDelayMs: 1 }, sleep: async () => undefined },
+    ).catch((e: unknown) => e)) as ProviderCallError;
+    expect(calls).toBe(3);
+    expect(error.failureCause.label).toBe('HTTP 429');
   });
 
   it('fails at once on a non-retriable error', async () => {
