@@ -1,5 +1,5 @@
 import type { SimContext } from '../sim/simulated-api.js';
-import type { QueryOptions, RetryNotice } from '../spec/model.js';
+import type { QueryOptions } from '../spec/model.js';
 
 /** What the inference loops need besides the model and the entry. */
 export interface LoopOptions {
@@ -11,16 +11,16 @@ export interface LoopOptions {
   readonly simContext: SimContext;
   /** Fired on Ctrl-C: queries should stop, and the entry is then discarded. */
   readonly signal?: AbortSignal;
-  /** Told about every retry of a query, with the entry it belongs to. */
-  readonly onRetry?: (entryId: string, notice: RetryNotice) => void;
+  /** The observers of an entry's queries (attempts and retries), so the run can watch its requests. */
+  readonly queryHooks?: (entryId: string) => Omit<QueryOptions, 'signal'>;
 }
 
 /** The per-query options of an entry. */
 export function queryOptionsOf(options: LoopOptions, entryId: string): QueryOptions {
-  const { signal, onRetry } = options;
+  const { signal, queryHooks } = options;
   return {
     ...(signal !== undefined && { signal }),
-    ...(onRetry !== undefined && { onRetry: (notice: RetryNotice) => onRetry(entryId, notice) }),
+    ...queryHooks?.(entryId),
   };
 }
 

@@ -17,6 +17,19 @@ export interface ProgressOptions {
   readonly everyMs?: number;
   /** Clock in milliseconds (tests inject one). */
   readonly now?: () => number;
+  /**
+   * The run's work in expected requests, done and in all, for the time-left estimate: entries
+   * differ (a multi-turn conversation costs tens of requests, a single-turn entry one), so an
+   * estimate by entries is far off while the long ones run first. Default (and when it gives
+   * undefined): entries.
+   */
+  readonly work?: () => WorkEstimate | undefined;
+}
+
+/** Work of a run in requests: made so far, and expected in all. */
+export interface WorkEstimate {
+  readonly done: number;
+  readonly total: number;
 }
 
 const BAR_WIDTH = 30;
@@ -34,6 +47,7 @@ export class ProgressReporter {
   private readonly everyEntries: number;
   private readonly everyMs: number;
   private readonly now: () => number;
+  private readonly work: (() => WorkEstimate | undefined) | undefined;
 
   constructor(
     private readonly label: string,
@@ -42,6 +56,7 @@ export class ProgressReporter {
     options: ProgressOptions = {},
   ) {
     this.now = options.now ?? (() => performance.now());
+    this.work = options.work;
     this.everyEntries = options.everyEntries ?? Math.max(1, Math.ceil(total / 10));
     this.everyMs = options.everyMs ?? 15_000;
     this.startedAt = this.now();
@@ -102,8 +117,16 @@ export class ProgressReporter {
     const percent = this.total === 0 ? 100 : Math.floor((100 * this.done) / this.total);
     const rate = seconds > 0 ? this.done / seconds : 0;
     const errors = this.failed > 0 ? `, ${this.failed} errors` : '';
-    const remaining = rate > 0 && this.done < this.total ? `, ~${formatDuration((this.total - this.done) / rate)} left` : '';
+    const remaining = this.done < this.total ? this.timeLeft(seconds) : '';
     return `${this.done}/${this.total} (${percent}%${errors}) ${formatDuration(seconds)}, ${rate.toFixed(1)} entries/s${remaining}`;
+  }
+
+  /** `, ~3m05s left`, from the work done so far; empty until there is a rate to go by. */
+  private timeLeft(seconds: number): string {
+    const work = this.work?.() ?? { done: this.done, total: this.total };
+    if (seconds <= 0 || work.done <= 0) return '';
+    const left = (Math.max(0, work.total - work.done) * seconds) / work.done;
+    return `, ~${formatDuration(left)} left`;
   }
 }
 

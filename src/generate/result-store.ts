@@ -3,11 +3,12 @@
  * `<result dir>/<model dir>/<group dir>/BFCL_v4_<category>_result.json`, one JSON line per entry.
  *
  * Normal mode appends each finished entry at once (`json.dumps`, ASCII), so an interrupted run keeps
- * everything it finished; update mode (`--run-ids`) merges entries by id and rewrites the file sorted.
+ * everything it finished; update mode (`--run-ids`) merges entries by id and rewrites the file sorted;
+ * replace mode (`--allow-overwrite`) writes aside and replaces a file only once its new results are complete.
  * At the end of a run the files are re-sorted by id, and rewritten only when the order changed.
  */
 
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { jsonDumps, makeJsonSerializable, parseJsonLossless } from '../py/json.js';
@@ -22,7 +23,7 @@ import {
   isMemory,
   sortKey,
 } from '../spec/categories.js';
-import { isInferenceErrorLine } from './infer-entry.js';
+import { isInferenceErrorLine, permanentErrorCause } from './infer-entry.js';
 
 /** The result file of an entry id. */
 export function resultFileOfId(modelDir: string, id: string): string {
@@ -40,74 +41,160 @@ export function resultFilesOfCategory(modelDir: string, category: string): strin
 /** One line of an existing result file. */
 interface ExistingLine {
   readonly text: string;
-  /** Undefined when the line is not a JSON object with a string `id` (e.g. cut short by a crash). */
+  /** 1-based line number in the file. */
+  readonly number: number;
+  /** Undefined when the line is not a JSON object with a string `id` (see `problem`). */
   readonly id: string | undefined;
+  /** Why the line cannot be used (undefined for a usable line). */
+  readonly problem: string | undefined;
   readonly inferenceError: boolean;
+  /** The cause of a permanent error line (`HTTP 400`), else undefined. */
+  readonly permanentCause: string | undefined;
 }
 
 function readExistingLines(file: string): ExistingLine[] {
   const lines: ExistingLine[] = [];
-  for (const text of readFileSync(file, 'utf8').split('\n')) {
+  const texts = readFileSync(file, 'utf8').split('\n');
+  for (let index = 0; index < texts.length; index++) {
+    const text = texts[index]!;
     if (text.trim() === '') continue;
+    const number = index + 1;
     let parsed: PyValue;
     try {
       parsed = parseJsonLossless(text);
     } catch {
-      lines.push({ text, id: undefined, inferenceError: false });
+      lines.push({ text, number, id: undefined, problem: 'not valid JSON (cut short?)', inferenceError: false, permanentCause: undefined });
       continue;
     }
-    const id = parsed instanceof Map ? parsed.get('id') : undefined;
-    lines.push({ text, id: typeof id === 'string' ? id : undefined, inferenceError: isInferenceErrorLine(parsed) });
+    const problem = idProblem(parsed);
+    const id = problem === undefined ? ((parsed as PyDict).get('id') as string) : undefined;
+    lines.push({ text, number, id, problem, inferenceError: isInferenceErrorLine(parsed), permanentCause: permanentErrorCause(parsed) });
   }
   return lines;
+}
+
+/** Why a parsed line has no usable id; undefined when it has one. */
+function idProblem(parsed: PyValue): string | undefined {
+  if (!(parsed instanceof Map)) return 'not a JSON object';
+  const id = parsed.get('id');
+  if (id === undefined) return 'no "id"';
+  if (typeof id !== 'string') return `its "id" is not a string (${truncate(jsonDumps(id), 40)})`;
+  return undefined;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** A line of an existing result file that cannot be used; it is dropped and its entry generated again. */
+export interface UnreadableLine {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** An id with more than one line in a file; the first result line is kept, the others dropped. */
+export interface DuplicateId {
+  readonly file: string;
+  readonly id: string;
+  /** 1-based line numbers of every line with the id. */
+  readonly lines: readonly number[];
 }
 
 /** What is already on disk for the selected categories. */
 export interface ExistingResults {
   /** Ids with a result (not an inference error): skipped by this run. */
   readonly doneIds: ReadonlySet<string>;
-  /** Ids whose last attempt failed: generated again. */
+  /** Ids whose last attempt failed (transient errors, and permanent ones with `retryErrors`): generated again. */
   readonly failedIds: ReadonlySet<string>;
+  /** Ids whose last attempt failed for good (HTTP 400...), with the cause; skipped unless `retryErrors`. */
+  readonly permanentIds: ReadonlyMap<string, string>;
   /** Lines that could not be read (dropped when the file is cleaned). */
-  readonly unreadableLines: number;
+  readonly unreadable: readonly UnreadableLine[];
+  /** Ids written more than once in a file. */
+  readonly duplicates: readonly DuplicateId[];
+  /** Files that were read (with `--allow-overwrite`: the `.new` files of an interrupted run, resumed). */
+  readonly scannedFiles: readonly string[];
+}
+
+/** What `scanExistingResults` needs to know about the run. */
+export interface ScanOptions {
+  readonly allowOverwrite: boolean;
+  readonly runIds: boolean;
+  /** `--retry-errors`: permanent errors are generated again too. */
+  readonly retryErrors?: boolean;
+}
+
+/** Where an `--allow-overwrite` run writes a result file's new results until its category is complete. */
+export function asideFileOf(file: string): string {
+  return `${file}.new`;
 }
 
 /**
  * BFCL parity: _llm_response_generation.py::collect_test_cases — without `--allow-overwrite`, ids
- * already in the result files are skipped; with it (and without `--run-ids`) the files are deleted.
- * Unlike the reference, an inference error does not count as done.
+ * already in the result files are skipped. Unlike the reference, an inference error does not count
+ * as done (unless it is permanent and `retryErrors` is off), and `--allow-overwrite` deletes nothing:
+ * its new results go to `<file>.new` and replace the file when its category is complete
+ * (`ResultWriter` in replace mode), so the `.new` files of an interrupted overwrite are what is
+ * scanned here (its finished entries are kept). With `--run-ids` and `--allow-overwrite` every
+ * listed entry is regenerated in place.
  */
-export function scanExistingResults(files: readonly string[], options: { allowOverwrite: boolean; runIds: boolean }): ExistingResults {
+export function scanExistingResults(files: readonly string[], options: ScanOptions): ExistingResults {
   const doneIds = new Set<string>();
   const failedIds = new Set<string>();
-  let unreadableLines = 0;
-  for (const file of files) {
+  const permanentIds = new Map<string, string>();
+  const unreadable: UnreadableLine[] = [];
+  const duplicates: DuplicateId[] = [];
+  const scannedFiles: string[] = [];
+  if (options.allowOverwrite && options.runIds) return { doneIds, failedIds, permanentIds, unreadable, duplicates, scannedFiles };
+  for (const target of files) {
+    const file = options.allowOverwrite ? asideFileOf(target) : target;
     if (!existsSync(file)) continue;
-    if (options.allowOverwrite) {
-      // With --run-ids the listed entries are replaced in place (update mode), so the file stays.
-      if (!options.runIds) rmSync(file);
-      continue;
-    }
+    scannedFiles.push(file);
+    const linesById = new Map<string, number[]>();
     for (const line of readExistingLines(file)) {
-      if (line.id === undefined) unreadableLines++;
-      else if (line.inferenceError) failedIds.add(line.id);
-      else doneIds.add(line.id);
+      if (line.id === undefined) {
+        unreadable.push({ file, line: line.number, reason: line.problem ?? 'unreadable' });
+        continue;
+      }
+      const numbers = linesById.get(line.id);
+      if (numbers === undefined) linesById.set(line.id, [line.number]);
+      else numbers.push(line.number);
+      if (!line.inferenceError) doneIds.add(line.id);
+      else if (line.permanentCause !== undefined && options.retryErrors !== true) permanentIds.set(line.id, line.permanentCause);
+      else failedIds.add(line.id);
     }
+    for (const [id, lines] of linesById) if (lines.length > 1) duplicates.push({ file, id, lines });
   }
-  for (const id of doneIds) failedIds.delete(id);
-  return { doneIds, failedIds, unreadableLines };
+  for (const id of doneIds) {
+    failedIds.delete(id);
+    permanentIds.delete(id);
+  }
+  for (const id of failedIds) permanentIds.delete(id);
+  return { doneIds, failedIds, permanentIds, unreadable, duplicates, scannedFiles };
 }
 
 /**
- * Before generating `regenerate`: drop their inference-error lines and any unreadable line from the
- * files, keeping every other line byte for byte. Returns the files rewritten.
+ * Before generating `regenerate`: clean the files, keeping every other line byte for byte. Dropped:
+ * unreadable lines; error lines of ids that are generated again or that also have a result; and of
+ * an id written more than once, every line but the first result (or the first error line when it
+ * has no result). Returns the files rewritten.
  */
 export function removeStaleLines(files: readonly string[], regenerate: ReadonlySet<string>): string[] {
   const rewritten: string[] = [];
   for (const file of files) {
     if (!existsSync(file)) continue;
     const lines = readExistingLines(file);
-    const kept = lines.filter((line) => line.id !== undefined && !(line.inferenceError && regenerate.has(line.id)));
+    const withResult = new Set(lines.flatMap((line) => (line.id !== undefined && !line.inferenceError ? [line.id] : [])));
+    const kept: ExistingLine[] = [];
+    const keptIds = new Set<string>();
+    for (const line of lines) {
+      if (line.id === undefined || keptIds.has(line.id)) continue;
+      if (line.inferenceError && (regenerate.has(line.id) || withResult.has(line.id))) continue;
+      kept.push(line);
+      keptIds.add(line.id);
+    }
     if (kept.length === lines.length) continue;
     writeFileAtomic(file, kept.map((line) => `${line.text}\n`).join(''));
     rewritten.push(file);
@@ -127,6 +214,14 @@ export function resultLineText(line: PyDict, ensureAscii = true): string {
   }
 }
 
+/**
+ * How a `ResultWriter` writes: `append` each entry to its file (normal runs); `update` (`--run-ids`)
+ * merges entries by id and rewrites the file sorted; `replace` (`--allow-overwrite`) appends to the
+ * file's `.new` twin and, once every expected entry of the file is written, sorts it and renames it
+ * over the file, so the old results stay until the new ones are complete.
+ */
+export type WriteMode = 'append' | 'update' | 'replace';
+
 /** Writes finished entries of one model into its result files. */
 export class ResultWriter {
   private readonly createdDirs = new Set<string>();
@@ -136,15 +231,26 @@ export class ResultWriter {
   private readonly writtenIds = new Map<string, Set<string>>();
   /** Update mode: file → id → line text, kept sorted on every write. */
   private readonly merged = new Map<string, Map<string, string>>();
+  /** Replace mode: entries still expected per result file. */
+  private readonly expected = new Map<string, number>();
+  /** Replace mode: files whose new results replaced the old ones. */
+  readonly replacedFiles: string[] = [];
 
   /**
-   * `modelDir` is `<result dir>/<model dir>`. `updateMode` (`--run-ids`): merge by id and rewrite
-   * the file sorted, instead of appending.
+   * `modelDir` is `<result dir>/<model dir>`. In replace mode, `expected` gives the number of
+   * entries the run will write per result file; a file whose `.new` twin already holds everything
+   * (a resumed overwrite with nothing left to do) is replaced at once.
    */
   constructor(
     readonly modelDir: string,
-    private readonly updateMode: boolean,
-  ) {}
+    private readonly mode: WriteMode,
+    expected: ReadonlyMap<string, number> = new Map(),
+  ) {
+    for (const [file, count] of expected) {
+      this.expected.set(file, count);
+      if (count === 0 && mode === 'replace' && existsSync(asideFileOf(file))) this.replace(file);
+    }
+  }
 
   /** Write one finished entry (a result or an error line); returns the file written. */
   write(line: PyDict): string {
@@ -152,17 +258,48 @@ export class ResultWriter {
     const file = resultFileOfId(this.modelDir, id);
     this.ensureDir(dirname(file));
     const text = resultLineText(line);
-    this.idsWrittenTo(file).add(id);
-    if (!this.updateMode) {
+    const mode = this.mode;
+    if (mode === 'append') {
+      this.idsWrittenTo(file).add(id);
       writeAll(this.appendFd(file), Buffer.from(`${text}\n`, 'utf8'));
       return file;
     }
+    if (mode === 'replace') {
+      const aside = asideFileOf(file);
+      this.idsWrittenTo(aside).add(id);
+      writeAll(this.appendFd(aside), Buffer.from(`${text}\n`, 'utf8'));
+      const left = (this.expected.get(file) ?? 1) - 1;
+      this.expected.set(file, left);
+      if (left === 0) this.replace(file);
+      return file;
+    }
+    this.idsWrittenTo(file).add(id);
     const entries = this.mergedEntries(file);
     entries.set(id, text);
     const ids = [...entries.keys()].map((key) => ({ key, sortKey: sortKey(key) }));
     ids.sort((a, b) => compareSortKeys(a.sortKey, b.sortKey));
     writeFileAtomic(file, ids.map(({ key }) => `${entries.get(key)!}\n`).join(''));
     return file;
+  }
+
+  /** Replace mode: `.new` files left because their category did not complete (interrupted, stopped). */
+  unfinishedAsideFiles(): string[] {
+    return [...this.expected].flatMap(([file, left]) => (left > 0 && existsSync(asideFileOf(file)) ? [asideFileOf(file)] : []));
+  }
+
+  /** The complete new results of `file`: sorted as the end of a run sorts, then renamed over the file. */
+  private replace(file: string): void {
+    const aside = asideFileOf(file);
+    const fd = this.appendFds.get(aside);
+    if (fd !== undefined) {
+      closeSync(fd);
+      this.appendFds.delete(aside);
+    }
+    sortResultFile(aside, this.idsWrittenTo(aside));
+    renameSync(aside, file);
+    // The file now holds what this writer wrote to its twin.
+    for (const id of this.idsWrittenTo(aside)) this.idsWrittenTo(file).add(id);
+    this.replacedFiles.push(file);
   }
 
   /**

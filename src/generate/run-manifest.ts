@@ -45,9 +45,16 @@ export interface RunRecord {
   /** ISO 8601 (UTC). */
   readonly started_at: string;
   readonly ended_at: string;
-  /** `failed`: the run stopped on an error (`error`); its counts are then unknown (null). */
-  readonly status: 'completed' | 'interrupted' | 'failed';
+  /**
+   * `failed`: the run stopped on an error (`error`); its counts are then unknown (null). `stopped`:
+   * the run stopped by itself (`stopped_because`: its first requests were refused, or the circuit
+   * breaker tripped). `interrupted`: Ctrl-C, SIGTERM or SIGHUP (`interrupted_by`).
+   */
+  readonly status: 'completed' | 'interrupted' | 'stopped' | 'failed';
   readonly error?: string;
+  readonly stopped_because?: string;
+  /** The signal that interrupted the run (`SIGINT`, `SIGTERM`, `SIGHUP`), when known. */
+  readonly interrupted_by?: string;
   readonly model: {
     readonly registry_name: string;
     readonly result_dir_name: string;
@@ -55,7 +62,14 @@ export interface RunRecord {
     readonly api_model_id: string | null;
     readonly inference_mode: 'FC' | 'prompting';
   };
-  readonly sampling: { readonly temperature: number };
+  /** `--temperature`, and `--max-tokens`, `--top-p`, `--seed`, `--extra-body` when given. */
+  readonly sampling: {
+    readonly temperature: number;
+    readonly max_tokens?: number;
+    readonly top_p?: number;
+    readonly seed?: number;
+    readonly extra_body?: unknown;
+  };
   readonly flags: {
     /** `--test-category`, expanded (ignored by the run when `run_ids` is set). */
     readonly test_categories: readonly string[];
@@ -71,6 +85,13 @@ export interface RunRecord {
     readonly run_ids: boolean;
     /** `--base-url` with credentials, query and fragment removed; null when not given. */
     readonly base_url: string | null;
+    /** Run control, when given: `--mode`, `--timeout`, `--max-retries`, `--max-backoff`, `--max-consecutive-failures`, `--retry-errors`. */
+    readonly mode?: string;
+    readonly timeout_s?: number;
+    readonly max_retries?: number;
+    readonly max_backoff_s?: number;
+    readonly max_consecutive_failures?: number;
+    readonly retry_errors?: boolean;
   };
   readonly dataset: { readonly dir: string; readonly files: DatasetFileHashes };
   readonly counts: {
@@ -82,6 +103,14 @@ export interface RunRecord {
     readonly errors: number;
     readonly unfinished: number;
     readonly interrupted: boolean;
+    /** Of `errors`, those refused for good (HTTP 400...). */
+    readonly permanent_errors: number;
+    readonly errors_by_cause: Readonly<Record<string, number>>;
+    readonly retries_by_cause: Readonly<Record<string, number>>;
+    /** Entries skipped because an earlier run recorded a permanent error, by cause. */
+    readonly skipped_permanent_errors: Readonly<Record<string, number>>;
+    readonly unreadable_lines: number;
+    readonly requests: number;
   } | null;
 }
 
@@ -204,24 +233,34 @@ export interface RunRecordInput {
   /** Undefined when the run failed with `error`. */
   readonly summary: ModelGenerationSummary | undefined;
   readonly error?: string;
+  /** The signal that interrupted the run, when it was one. */
+  readonly interruptedBy?: string;
 }
 
 export function buildRunRecord(input: RunRecordInput): RunRecord {
   const { model, generation, options, summary } = input;
-  const status = summary === undefined ? 'failed' : summary.interrupted ? 'interrupted' : 'completed';
+  const status = summary === undefined ? 'failed' : summary.interrupted ? 'interrupted' : summary.stop !== undefined ? 'stopped' : 'completed';
   return {
     harness: { name: HARNESS_NAME, version: packageVersion() },
     started_at: input.startedAt.toISOString(),
     ended_at: input.endedAt.toISOString(),
     status,
     ...(input.error !== undefined && { error: input.error }),
+    ...(summary?.stop !== undefined && { stopped_because: summary.stop.message }),
+    ...(summary?.interrupted === true && input.interruptedBy !== undefined && { interrupted_by: input.interruptedBy }),
     model: {
       registry_name: model.registryName,
       result_dir_name: model.resultDirName,
       api_model_id: input.apiModelId,
       inference_mode: model.mode === 'fc' ? 'FC' : 'prompting',
     },
-    sampling: { temperature: options.temperature },
+    sampling: {
+      temperature: options.temperature,
+      ...(options.maxTokens !== undefined && { max_tokens: options.maxTokens }),
+      ...(options.topP !== undefined && { top_p: options.topP }),
+      ...(options.seed !== undefined && { seed: options.seed }),
+      ...(options.extraBody !== undefined && { extra_body: JSON.parse(options.extraBody) as unknown }),
+    },
     flags: {
       test_categories: [...options.testCategories],
       categories: [...generation.categories],
@@ -232,6 +271,12 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
       allow_overwrite: generation.allowOverwrite,
       run_ids: generation.runIds,
       base_url: redactBaseUrl(options.baseUrl),
+      ...(options.mode !== undefined && { mode: options.mode }),
+      ...(options.timeoutSeconds !== undefined && { timeout_s: options.timeoutSeconds }),
+      ...(options.maxRetries !== undefined && { max_retries: options.maxRetries }),
+      ...(options.maxBackoffSeconds !== undefined && { max_backoff_s: options.maxBackoffSeconds }),
+      ...(options.maxConsecutiveFailures !== undefined && { max_consecutive_failures: options.maxConsecutiveFailures }),
+      ...(options.retryErrors === true && { retry_errors: true }),
     },
     dataset: { dir: input.dataset.dir, files: input.datasetFiles },
     counts:
@@ -246,6 +291,12 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
             errors: summary.errors,
             unfinished: summary.unfinished,
             interrupted: summary.interrupted,
+            permanent_errors: summary.permanentErrors,
+            errors_by_cause: summary.errorsByCause,
+            retries_by_cause: summary.retriesByCause,
+            skipped_permanent_errors: summary.skippedPermanent,
+            unreadable_lines: summary.unreadableLines.length,
+            requests: summary.requests,
           },
   };
 }
@@ -323,6 +374,8 @@ export interface ManifestContext {
   readonly apiModelId: string | null;
   /** Clock (tests). */
   readonly now?: () => Date;
+  /** The signal that interrupted the run, read when the record is written (`SIGINT`...). */
+  readonly interruptedBy?: () => string | undefined;
 }
 
 /**
@@ -350,6 +403,7 @@ export async function generateWithManifest(
       endedAt: now(),
       summary,
       ...(error !== undefined && { error }),
+      ...(context.interruptedBy?.() !== undefined && { interruptedBy: context.interruptedBy()! }),
     });
     const { warning } = appendRunRecord(join(generation.resultDir, model.resultDirName), model.resultDirName, run);
     if (warning !== undefined) generation.progress.write(`${warning}\n`);

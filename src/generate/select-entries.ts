@@ -30,7 +30,19 @@ export function selectTestEntries(
   if (options.runIds) {
     const file = join(options.projectRoot, TEST_IDS_FILE);
     if (!existsSync(file)) throw new UsageError(`--run-ids needs ${file} (a JSON object: category → list of entry ids).`);
-    const selected = dataset.loadTestEntriesByIds(readIdListFile(file), file);
+    const idsByCategory = readIdListFile(file);
+    const selected = dataset.loadTestEntriesByIds(idsByCategory, file);
+    const found = new Set(selected.entries.map((entry) => entry.id));
+    const unknown = [...idsByCategory.values()].flat().filter((id) => !found.has(id));
+    if (unknown.length > 0) {
+      const shown = unknown.slice(0, 10).join(', ');
+      const more = unknown.length > 10 ? ` and ${unknown.length - 10} more` : '';
+      throw new UsageError(
+        `${file} lists ${unknown.length} id${unknown.length === 1 ? '' : 's'} that ${unknown.length === 1 ? 'is' : 'are'} not in the dataset (${dataset.dir}): ${shown}${more}. ` +
+          'Check the ids (and that each is listed under its own category) or the data directory.',
+      );
+    }
+    if (selected.entries.length === 0) throw new UsageError(`${file} lists no ids (every category's list is empty).`);
     return { categories: selected.categories, entries: selected.entries };
   }
   const entries: TestEntry[] = [];

@@ -31,6 +31,28 @@ export interface GenerateOptions {
   readonly baseUrl?: string | undefined;
   /** Base of relative paths and of `test_case_ids_to_generate.json` (`BFCL_PROJECT_ROOT`, else the cwd). */
   readonly projectRoot: string;
+  /** `--mode fc|prompting` for `openai-compatible/<id>` models; undefined: FC (registry models have a fixed mode). */
+  readonly mode?: 'fc' | 'prompting' | undefined;
+  /** `--max-tokens`: sent as the API's max-tokens field; undefined: not sent (the reference's request). */
+  readonly maxTokens?: number | undefined;
+  /** `--top-p`; undefined: not sent. */
+  readonly topP?: number | undefined;
+  /** `--seed`; undefined: not sent. */
+  readonly seed?: number | undefined;
+  /** `--extra-body`: a JSON object (as given) merged into every request body; undefined: none. */
+  readonly extraBody?: string | undefined;
+  /** `--timeout`: per-request time limit in seconds; undefined: the provider's (the reference's) default. */
+  readonly timeoutSeconds?: number | undefined;
+  /** `--max-retries`: retries of a failed request (rate limits get 4x as many); undefined: 7. */
+  readonly maxRetries?: number | undefined;
+  /** `--max-backoff`: the longest wait between attempts, in seconds (also caps Retry-After); undefined: 120 s (Retry-After: 600 s). */
+  readonly maxBackoffSeconds?: number | undefined;
+  /** `--max-consecutive-failures`: failed requests in a row that stop the run (circuit breaker); undefined: 10. */
+  readonly maxConsecutiveFailures?: number | undefined;
+  /** `--retry-errors`: also generate entries that failed for good before (HTTP 400...). */
+  readonly retryErrors?: boolean | undefined;
+  /** `--json`: print the end summary as JSON on stdout. */
+  readonly json?: boolean | undefined;
 }
 
 /** Options of `bfcl evaluate`. */

@@ -48,4 +48,19 @@ describe('ProgressReporter', () => {
   it('formats durations', () => {
     expect([formatDuration(4.4), formatDuration(185), formatDuration(3720)]).toEqual(['4s', '3m05s', '1h02m']);
   });
+
+  it('estimates the time left from the work done (requests), when given, instead of entries', () => {
+    const out: string[] = [];
+    const c = clock();
+    let work = { done: 30, total: 40 };
+    const progress = new ProgressReporter('g', 10, { write: (t) => void out.push(t), isTTY: false }, { everyEntries: 1, now: c.now, work: () => work });
+    c.advance(30_000);
+    progress.tick();
+    // 1 of 10 entries in 30 s would say 4m30s; 30 of 40 requests in 30 s leave 10 s.
+    expect(out).toEqual(['g: 1/10 (10%) 30s, 0.0 entries/s, ~10s left\n']);
+    work = { done: 0, total: 0 };
+    c.advance(1_000);
+    progress.tick();
+    expect(out[1]).toBe('g: 2/10 (20%) 31s, 0.1 entries/s\n');
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   ResultWriter,
+  asideFileOf,
   removeStaleLines,
   resultFileOfId,
   resultFilesOfCategory,
@@ -62,7 +63,7 @@ describe('sorting at the end', () => {
       new Map<string, PyValue>([['k\u00fc', [1.0, -0.0, 12345678901234567890n, null, true]]]),
     ];
     const dir = tmp();
-    const writer = new ResultWriter(dir, false);
+    const writer = new ResultWriter(dir, 'append');
     const ids = ['simple_python_10', 'simple_python_9', 'simple_python_2'];
     const file = writer.write(new Map<string, PyValue>([['id', ids[0]!], ['result', values[0]!]]));
     writer.write(new Map<string, PyValue>([['id', ids[1]!], ['result', values[1]!]]));
@@ -94,27 +95,82 @@ describe('existing results', () => {
     const existing = scanExistingResults([file, join(tmp(), 'missing.json')], { allowOverwrite: false, runIds: false });
     expect([...existing.doneIds]).toEqual(['simple_python_0']);
     expect([...existing.failedIds]).toEqual(['simple_python_1', 'simple_python_2']);
-    expect(existing.unreadableLines).toBe(1);
+    expect(existing.unreadable).toEqual([{ file, line: 4, reason: 'not valid JSON (cut short?)' }]);
     // Only the failed entries being regenerated lose their lines (and unreadable lines always go).
     expect(removeStaleLines([file], new Set(['simple_python_1']))).toEqual([file]);
     expect(readFileSync(file, 'utf8')).toBe(`${good}\n${otherFailed}\n`);
     expect(removeStaleLines([file], new Set())).toEqual([]);
   });
 
-  it('are deleted with --allow-overwrite, and kept for in-place updates with --allow-overwrite --run-ids', () => {
+  it('say why a line cannot be used, and find ids written twice', () => {
+    const file = join(tmp(), 'BFCL_v4_simple_python_result.json');
+    const first = '{"id": "simple_python_0", "result": []}';
+    writeFileSync(file, [first, '{"id": 7, "result": []}', '[1, 2]', '{"result": []}', '{"id": "simple_python_0", "result": [1]}', 'Error during inference: x', ''].join('\n'));
+    const existing = scanExistingResults([file], { allowOverwrite: false, runIds: false });
+    expect(existing.unreadable.map((u) => [u.line, u.reason])).toEqual([
+      [2, 'its "id" is not a string (7)'],
+      [3, 'not a JSON object'],
+      [4, 'no "id"'],
+      [6, 'not valid JSON (cut short?)'],
+    ]);
+    expect(existing.duplicates).toEqual([{ file, id: 'simple_python_0', lines: [1, 5] }]);
+    // Cleaning keeps the first result of a duplicated id.
+    removeStaleLines([file], new Set());
+    expect(readFileSync(file, 'utf8')).toBe(`${first}\n`);
+  });
+
+  it('keep permanent errors apart (skipped unless retryErrors); a result beats an error line of the same id', () => {
+    const file = join(tmp(), 'BFCL_v4_simple_python_result.json');
+    const permanent = '{"id": "simple_python_1", "result": "Error during inference: 400", "traceback": "t", "permanent_error": "HTTP 400"}';
+    const error = '{"id": "simple_python_2", "result": "Error during inference: 500", "traceback": "t"}';
+    const result = '{"id": "simple_python_2", "result": []}';
+    writeFileSync(file, `${permanent}\n${error}\n${result}\n`);
+    const existing = scanExistingResults([file], { allowOverwrite: false, runIds: false });
+    expect([...existing.permanentIds]).toEqual([['simple_python_1', 'HTTP 400']]);
+    expect([...existing.failedIds]).toEqual([]);
+    expect([...existing.doneIds]).toEqual(['simple_python_2']);
+    const retrying = scanExistingResults([file], { allowOverwrite: false, runIds: false, retryErrors: true });
+    expect([...retrying.failedIds]).toEqual(['simple_python_1']);
+    expect(retrying.permanentIds.size).toBe(0);
+    removeStaleLines([file], new Set());
+    expect(readFileSync(file, 'utf8')).toBe(`${permanent}\n${result}\n`);
+  });
+
+  it('are left alone by --allow-overwrite (only an interrupted run\'s .new file is read), and by --allow-overwrite --run-ids', () => {
     const dir = tmp();
     const file = join(dir, 'BFCL_v4_simple_python_result.json');
     writeFileSync(file, '{"id": "simple_python_0", "result": []}\n');
     expect(scanExistingResults([file], { allowOverwrite: true, runIds: true }).doneIds.size).toBe(0);
-    expect(readFileSync(file, 'utf8')).not.toBe('');
-    scanExistingResults([file], { allowOverwrite: true, runIds: false });
-    expect(() => readFileSync(file)).toThrow();
+    expect(scanExistingResults([file], { allowOverwrite: true, runIds: false }).doneIds.size).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('{"id": "simple_python_0", "result": []}\n');
+    writeFileSync(asideFileOf(file), '{"id": "simple_python_1", "result": []}\n');
+    const resumed = scanExistingResults([file], { allowOverwrite: true, runIds: false });
+    expect([...resumed.doneIds]).toEqual(['simple_python_1']);
+    expect(resumed.scannedFiles).toEqual([`${file}.new`]);
+  });
+});
+
+describe('ResultWriter in replace mode (--allow-overwrite)', () => {
+  it('writes to the .new twin and replaces the file, sorted, once every expected entry is written', () => {
+    const dir = tmp();
+    const file = resultFileOfId(dir, 'simple_python_0');
+    const writer = new ResultWriter(dir, 'replace', new Map([[file, 2]]));
+    mkdirSync(join(dir, 'non_live'), { recursive: true });
+    writeFileSync(file, '{"id": "simple_python_0", "result": "old"}\n');
+    writer.write(new Map<string, PyValue>([['id', 'simple_python_1'], ['result', 'new \u00e9']]));
+    expect(readFileSync(file, 'utf8')).toBe('{"id": "simple_python_0", "result": "old"}\n');
+    expect(writer.unfinishedAsideFiles()).toEqual([`${file}.new`]);
+    writer.write(new Map<string, PyValue>([['id', 'simple_python_0'], ['result', 'new']]));
+    expect(readFileSync(file, 'utf8')).toBe('{"id": "simple_python_0", "result": "new"}\n{"id": "simple_python_1", "result": "new é"}\n');
+    expect(writer.replacedFiles).toEqual([file]);
+    expect(writer.unfinishedAsideFiles()).toEqual([]);
+    expect(existsSync(`${file}.new`)).toBe(false);
   });
 });
 
 describe('ResultWriter in normal mode', () => {
   it('appends each line at once (visible before close), and appends again after close', () => {
-    const writer = new ResultWriter(tmp(), false);
+    const writer = new ResultWriter(tmp(), 'append');
     const file = writer.write(new Map<string, PyValue>([['id', 'simple_python_1'], ['result', 'caf\u00e9']]));
     writer.write(new Map<string, PyValue>([['id', 'simple_python_0'], ['result', 'b']]));
     expect(readFileSync(file, 'utf8')).toBe('{"id": "simple_python_1", "result": "caf\\u00e9"}\n{"id": "simple_python_0", "result": "b"}\n');
@@ -130,9 +186,9 @@ describe('ResultWriter in update mode', () => {
   it('merges by id and keeps the file sorted, re-dumping existing lines as ASCII JSON', () => {
     const dir = tmp();
     const file = join(dir, 'm', 'non_live', 'BFCL_v4_simple_python_result.json');
-    const writer = new ResultWriter(join(dir, 'm'), false);
+    const writer = new ResultWriter(join(dir, 'm'), 'append');
     writer.write(new Map<string, PyValue>([['id', 'simple_python_5'], ['result', 'caf\u00e9']]));
-    const update = new ResultWriter(join(dir, 'm'), true);
+    const update = new ResultWriter(join(dir, 'm'), 'update');
     update.write(new Map<string, PyValue>([['id', 'simple_python_1'], ['result', 'new']]));
     update.write(new Map<string, PyValue>([['id', 'simple_python_5'], ['result', 'replaced']]));
     expect(readFileSync(file, 'utf8')).toBe('{"id": "simple_python_1", "result": "new"}\n{"id": "simple_python_5", "result": "replaced"}\n');

@@ -86,7 +86,15 @@ describe('bfcl generate writes a run manifest', () => {
       errors: 0,
       unfinished: 0,
       interrupted: false,
+      permanent_errors: 0,
+      errors_by_cause: {},
+      retries_by_cause: {},
+      skipped_permanent_errors: {},
+      unreadable_lines: 0,
+      // The oracle reports its answers as requests: one per single-turn entry, one per step of the others.
+      requests: expect.any(Number) as number,
     });
+    expect(run.counts!.requests).toBeGreaterThan(10);
 
     // Every file the two categories read, with its real sha256.
     const involvedDocs = new Set<string>();
@@ -285,5 +293,17 @@ describe('recorded values', () => {
     expect(apiModelIdOf('gpt-4o-2024-11-20-FC')).toBe('gpt-4o-2024-11-20');
     expect(apiModelIdOf('openai-compatible/qwen3-8b')).toBe('qwen3-8b');
     expect(apiModelIdOf('no-such-model')).toBeNull();
+  });
+
+  it('records the request parameters and run-control flags when given, and how a run stopped', async () => {
+    const { io, cwd } = capture();
+    const args = ['generate', '--model', 'oracle', '--test-category', 'simple_python', '--max-tokens', '512', '--top-p', '0.9', '--seed', '7'];
+    args.push('--extra-body', '{"chat_template_kwargs": {"enable_thinking": false}}', '--timeout', '30', '--max-retries', '2', '--max-backoff', '5');
+    args.push('--max-consecutive-failures', '4', '--retry-errors');
+    expect(await runCli(args, io)).toBe(0);
+    const run = manifestOf(cwd).runs[0]!;
+    expect(run.sampling).toEqual({ temperature: 0.001, max_tokens: 512, top_p: 0.9, seed: 7, extra_body: { chat_template_kwargs: { enable_thinking: false } } });
+    expect(run.flags).toMatchObject({ timeout_s: 30, max_retries: 2, max_backoff_s: 5, max_consecutive_failures: 4, retry_errors: true });
+    expect(run.status).toBe('completed');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { decodeExecuteFC, decodeExecutePrompting } from '../../src/exec/decode/index.js';
 import type { PyValue } from '../../src/py/value.js';
-import type { Conversation, ConversationStart, InferenceMode, Model, ModelStep, QueryOptions } from '../../src/spec/model.js';
+import type { Conversation, ConversationStart, FailureCause, InferenceMode, Model, ModelStep, QueryOptions } from '../../src/spec/model.js';
 import type { Message } from '../../src/spec/schemas.js';
 
 /** Where the conversation is when the model is asked. */
@@ -25,6 +25,14 @@ export interface ScriptedAnswer {
   readonly latency?: number;
   readonly reasoning?: string;
   readonly fail?: Error;
+  /**
+   * Fail as a provider call does after its retries: the attempt is reported with this cause and the
+   * error carries it (and `permanent`), as `ProviderCallError` does.
+   */
+  readonly failCause?: FailureCause;
+  readonly permanent?: boolean;
+  /** Failed attempts retried before this answer (reported to the attempt and retry hooks). */
+  readonly retries?: readonly FailureCause[];
   /** Wait this long (ms) before answering (honours the abort signal). */
   readonly delayMs?: number;
 }
@@ -93,8 +101,22 @@ class ScriptedConversation implements Conversation {
     this.model.events.push(`query:${this.turn}.${this.step}`);
     const answer = this.script({ entryId: this.entryId, turn: this.turn, step: this.step });
     this.step++;
+    let attempt = 1;
+    for (const cause of answer.retries ?? []) {
+      options?.onAttemptStart?.(attempt);
+      options?.onAttemptEnd?.({ ok: false, cause, willRetry: true, message: `scripted ${cause.label}` });
+      options?.onRetry?.({ attempt, delayMs: 0, reason: `scripted ${cause.label}`, cause });
+      attempt++;
+    }
+    options?.onAttemptStart?.(attempt);
     if (answer.delayMs !== undefined) await sleep(answer.delayMs, options?.signal);
+    if (answer.failCause !== undefined) {
+      const message = answer.fail?.message ?? `scripted ${answer.failCause.label}`;
+      options?.onAttemptEnd?.({ ok: false, cause: answer.failCause, willRetry: false, message });
+      throw Object.assign(new Error(message), { failureCause: answer.failCause, permanent: answer.permanent ?? false });
+    }
     if (answer.fail !== undefined) throw answer.fail;
+    options?.onAttemptEnd?.({ ok: true });
     return {
       responses: answer.responses ?? [],
       inputTokens: answer.inputTokens ?? 0,
@@ -137,3 +159,11 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 export function fcCall(name: string, argsJson = '{}'): Map<string, PyValue> {
   return new Map([[name, argsJson]]);
 }
+
+/** Failure causes as the model layer classifies them. */
+export const CAUSES = {
+  http: (status: number): FailureCause => ({ kind: 'http', status, label: `HTTP ${status}` }),
+  timeout: { kind: 'timeout', label: 'timeout' } as FailureCause,
+  reset: { kind: 'connection', code: 'ECONNRESET', label: 'connection reset' } as FailureCause,
+  malformed: { kind: 'malformed', label: 'malformed answer' } as FailureCause,
+};
