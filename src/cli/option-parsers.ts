@@ -47,6 +47,53 @@ export function parsePositiveInt(value: string): number {
   return n;
 }
 
+/** A non-negative integer such as `0` or `7`. */
+export function parseNonNegativeInt(value: string): number {
+  const text = value.trim();
+  const n = Number(text);
+  if (!/^\+?\d+$/.test(text) || !Number.isSafeInteger(n)) {
+    throw new InvalidArgumentError('Expected a non-negative integer, e.g. 3.');
+  }
+  return n;
+}
+
+/** A positive number of seconds such as `30` or `2.5`. */
+export function parsePositiveSeconds(value: string): number {
+  const text = value.trim();
+  const n = Number(text);
+  if (!DECIMAL.test(text) || !Number.isFinite(n) || n <= 0) {
+    throw new InvalidArgumentError('Expected a positive number of seconds, e.g. 60.');
+  }
+  return n;
+}
+
+/** A number in [0, 1] such as `0.95` (`--top-p`). */
+export function parseUnitInterval(value: string): number {
+  const text = value.trim();
+  const n = Number(text);
+  if (!DECIMAL.test(text) || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new InvalidArgumentError('Expected a number from 0 to 1, e.g. 0.95.');
+  }
+  return n;
+}
+
+/**
+ * `--extra-body`: the text of a JSON object, checked and returned as given (it is merged into every
+ * request body, so numbers keep the form they were written in).
+ */
+export function checkExtraBody(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--extra-body must be a JSON object, e.g. '{"chat_template_kwargs": {"enable_thinking": false}}'; got ${text} (${(error as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`--extra-body must be a JSON object, e.g. '{"chat_template_kwargs": {"enable_thinking": false}}'; got ${text}`);
+  }
+  return text;
+}
+
 /** `--test-category` values (default `all`) expanded to categories; an empty list is a usage error. */
 export function expandTestCategories(values: readonly string[] | undefined): Category[] {
   const args = values ?? ['all'];
@@ -78,6 +125,17 @@ export interface GenerateFlags {
   runIds?: boolean;
   dataDir?: string;
   baseUrl?: string;
+  mode?: 'fc' | 'prompting';
+  maxTokens?: number;
+  topP?: number;
+  seed?: number;
+  extraBody?: string;
+  timeout?: number;
+  maxRetries?: number;
+  maxBackoff?: number;
+  maxConsecutiveFailures?: number;
+  retryErrors?: boolean;
+  json?: boolean;
 }
 
 /** Validated `GenerateOptions` from the parsed flags. */
@@ -98,6 +156,17 @@ export function toGenerateOptions(flags: GenerateFlags, io: CliIo): GenerateOpti
     dataDir: dataDirOf(flags.dataDir, io),
     ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
     projectRoot,
+    ...(flags.mode !== undefined && { mode: flags.mode }),
+    ...(flags.maxTokens !== undefined && { maxTokens: flags.maxTokens }),
+    ...(flags.topP !== undefined && { topP: flags.topP }),
+    ...(flags.seed !== undefined && { seed: flags.seed }),
+    ...(flags.extraBody !== undefined && { extraBody: checkExtraBody(flags.extraBody) }),
+    ...(flags.timeout !== undefined && { timeoutSeconds: flags.timeout }),
+    ...(flags.maxRetries !== undefined && { maxRetries: flags.maxRetries }),
+    ...(flags.maxBackoff !== undefined && { maxBackoffSeconds: flags.maxBackoff }),
+    ...(flags.maxConsecutiveFailures !== undefined && { maxConsecutiveFailures: flags.maxConsecutiveFailures }),
+    ...(flags.retryErrors === true && { retryErrors: true }),
+    ...(flags.json === true && { json: true }),
   };
 }
 

@@ -1,12 +1,15 @@
 /**
  * The `bfcl` program as a function, and the one place where errors become exit codes:
- * 0 success, 2 usage errors (bad flags, unknown categories), 1 everything else.
+ * 0 success, 2 usage errors (bad flags, unknown categories), 1 everything else. Commands report
+ * outcomes of their own through `CliOutcome`: `evaluate` 3 (an accuracy gate missed); `generate` 4
+ * (entries ended as errors), 5 (it stopped by itself: first requests refused, circuit breaker),
+ * 130/143/129 (interrupted by SIGINT/SIGTERM/SIGHUP); see generate-command.ts.
  */
 
 import { CommanderError } from 'commander';
 
 import { BfclError } from '../util/errors.js';
-import { type CliIo, processIo } from './io.js';
+import { type CliIo, isDrained, processIo } from './io.js';
 import { type CliOutcome, buildProgram } from './program.js';
 import { type CliRunners, DEFAULT_RUNNERS } from './runners.js';
 
@@ -61,5 +64,5 @@ export async function runBinary(argv: readonly string[]): Promise<void> {
   process.exitCode = await runCli(argv);
   // Leave once the output is flushed, even if a library keeps an idle handle open (keep-alive sockets).
   // Writes to pipes are asynchronous on macOS, so with output still queued node drains it first.
-  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit();
+  if (isDrained(process.stdout) && isDrained(process.stderr)) process.exit();
 }
