@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { eachLine, readResultFile } from '../../src/evaluate/read-results.js';
+import { eachLine, formatResultFileWarning, readResultFile } from '../../src/evaluate/read-results.js';
 
 describe('eachLine', () => {
   it('gives the lines the decoded text splits into, invalid and multi-byte sequences included', () => {
@@ -72,5 +72,57 @@ describe('readResultFile', () => {
       [2, undefined],
       [3, 'simple_python_1'],
     ]);
+  });
+
+  it('uses one line per id: the first that is not an inference error, else the first; every duplicated id is reported with its lines', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bfcl-read-results-')), 'r.json');
+    const lines = [
+      '{"id": "a", "result": "Error during inference: timeout", "traceback": "..."}',
+      '{"id": "b", "result": "first b"}',
+      '{"id": "a", "result": "a answered"}',
+      '{"id": "b", "result": "second b"}',
+      '{"id": "c", "result": "Error during inference: 500"}',
+      '{"id": "a", "result": "a again"}',
+      '{"id": "c", "result": "Error during inference: 502"}',
+      '{"id": 7, "result": "numeric id"}',
+    ];
+    writeFileSync(file, lines.join('\n') + '\n');
+    const content = readResultFile(file);
+    expect(content.entries.map((e) => [e.id, e.result])).toEqual([
+      ['b', 'first b'],
+      ['a', 'a answered'],
+      ['c', 'Error during inference: 500'],
+    ]);
+    expect(content.duplicates).toEqual([
+      { id: 'a', lines: [1, 3, 6], usedLine: 3 },
+      { id: 'b', lines: [2, 4], usedLine: 2 },
+      { id: 'c', lines: [5, 7], usedLine: 5 },
+    ]);
+    expect(content.malformed).toEqual([{ file, line: 8, id: undefined, problem: 'its "id" is not a string (7)' }]);
+    expect(formatResultFileWarning(content)).toBe(
+      [
+        `Warning: ${file}: 1 unreadable line, 3 ids on more than one line`,
+        '  line 8: its "id" is not a string (7)',
+        '  a: lines 1, 3, 6; line 3 is used',
+        '  b: lines 2, 4; line 2 is used',
+        '  c: lines 5, 7; line 5 is used',
+        '  Of an id on several lines the first line that is not an inference error is used (the one the next `bfcl generate` keeps).',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('has nothing to warn about in a clean file, and lists at most 10 lines of each kind', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bfcl-read-results-'));
+    const clean = join(dir, 'clean.json');
+    writeFileSync(clean, '{"id": "a", "result": 1}\n{"id": "b", "result": 2}\n');
+    expect(formatResultFileWarning(readResultFile(clean))).toBeUndefined();
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, Array.from({ length: 12 }, (_, i) => `{"id": "x_${i}", "result": [tru`).join('\n'));
+    const warning = formatResultFileWarning(readResultFile(bad))!;
+    expect(warning.split('\n')[0]).toBe(`Warning: ${bad}: 12 unreadable lines`);
+    expect(warning).toContain('  line 10: invalid JSON: ');
+    expect(warning).not.toContain('  line 11:');
+    expect(warning).toContain('  ... and 2 more unreadable lines\n');
   });
 });
