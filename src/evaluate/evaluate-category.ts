@@ -11,7 +11,8 @@ import {
 } from '../spec/categories.js';
 import type { PossibleAnswer, TestEntry } from '../spec/schemas.js';
 import type { ModelDecoder } from './model-decoder.js';
-import type { MalformedResultLine } from './read-results.js';
+import { pairPossibleAnswers } from './possible-answers.js';
+import { isInferenceErrorEntry, type MalformedResultLine } from './read-results.js';
 import { runAgenticCategory } from './runners/agentic-runner.js';
 import { runAstCategory } from './runners/ast-runner.js';
 import { record, type CategoryRunInput, type CategoryRunOutput, type ResultEntry } from './runners/category-input.js';
@@ -42,8 +43,16 @@ export interface CategoryEvaluation extends CategoryRunOutput {
   readonly header: PyDict;
   /** Result ids that are not in the dataset (a different dataset version?). */
   readonly unknownIds: string[];
-  /** Dataset ids without a usable result line; counted as failures unless partial. */
+  /**
+   * Dataset ids without any result line, failed as `bfcl_ts:missing_result` (empty with `--partial-eval`,
+   * which scores only the entries present).
+   */
   readonly missingIds: string[];
+  /**
+   * Dataset ids whose only line is unreadable (its id still legible), failed as
+   * `bfcl_ts:malformed_result_line` (empty with `--partial-eval`).
+   */
+  readonly malformedIds: string[];
   /** Entries whose result is an inference error (`Error during inference: ...`). */
   readonly inferenceErrorIds: string[];
 }
@@ -54,10 +63,6 @@ function runnerFor(category: string): (input: CategoryRunInput) => CategoryRunOu
   if (isMultiTurn(category)) return runMultiTurnCategory;
   if (isAgentic(category)) return runAgenticCategory;
   return runAstCategory;
-}
-
-function isInferenceError(entry: ResultEntry): boolean {
-  return (typeof entry.result === 'string' && entry.result.startsWith('Error during inference')) || entry.line.has('traceback');
 }
 
 function missingRecord(input: CategoryEvaluationInput, id: string, malformed: MalformedResultLine | undefined): PyDict {
@@ -82,7 +87,7 @@ function missingRecord(input: CategoryEvaluationInput, id: string, malformed: Ma
 export function evaluateCategory(input: CategoryEvaluationInput): CategoryEvaluation {
   const { category, dataset } = input;
   const prompts = dataset.loadTestEntries(category, { includePrereq: false, includeLanguageHint: false });
-  const answers = isRelevanceOrIrrelevance(category) ? undefined : dataset.loadPossibleAnswers(category);
+  const answers = isRelevanceOrIrrelevance(category) ? undefined : pairPossibleAnswers(dataset, category, prompts);
   const byId = new Map<string, ResultEntry>();
   for (const entry of input.entries) if (!byId.has(entry.id)) byId.set(entry.id, entry);
 
@@ -119,11 +124,13 @@ export function evaluateCategory(input: CategoryEvaluationInput): CategoryEvalua
 
   let failures = output.failures;
   let total = output.total;
-  if (!input.partial && missingIds.length > 0) {
-    const malformedById = new Map(input.malformed.filter((m) => m.id !== undefined).map((m) => [m.id!, m]));
-    const extra = missingIds.map((id) => ({ id, failure: missingRecord(input, id, malformedById.get(id)) }));
+  const malformedById = new Map<string, MalformedResultLine>();
+  for (const m of input.malformed) if (m.id !== undefined && !malformedById.has(m.id)) malformedById.set(m.id, m);
+  const unscored = input.partial ? [] : missingIds;
+  if (unscored.length > 0) {
+    const extra = unscored.map((id) => ({ id, failure: missingRecord(input, id, malformedById.get(id)) }));
     failures = sortById([...failures.map((f) => ({ id: f.get('id') as string, failure: f })), ...extra]).map((x) => x.failure);
-    total += missingIds.length;
+    total += unscored.length;
   }
   const header = pyDict({
     accuracy: total === 0 ? 0 : output.correct / total,
@@ -137,7 +144,8 @@ export function evaluateCategory(input: CategoryEvaluationInput): CategoryEvalua
     total,
     header,
     unknownIds,
-    missingIds,
-    inferenceErrorIds: pairedResults.filter(isInferenceError).map((r) => r.id),
+    missingIds: unscored.filter((id) => !malformedById.has(id)),
+    malformedIds: unscored.filter((id) => malformedById.has(id)),
+    inferenceErrorIds: pairedResults.filter(isInferenceErrorEntry).map((r) => r.id),
   };
 }

@@ -12,7 +12,7 @@ import {
 import { evaluateCategory, type CategoryEvaluation } from './evaluate-category.js';
 import { summarizeTaxonomy, writeTaxonomySidecar, type CategoryTaxonomy } from './error-taxonomy.js';
 import { modelDecoder, type DecoderMode } from './model-decoder.js';
-import { readResultFile } from './read-results.js';
+import { readResultFile, type ResultFileIssues } from './read-results.js';
 import type { ResultEntry } from './runners/category-input.js';
 import { scoreFilePath, writeScoreFile } from './score-file.js';
 import { collectCostLatency, type CostLatencyData } from '../report/cost-latency.js';
@@ -37,8 +37,8 @@ export interface EvaluateRunOptions {
   readonly models?: readonly string[];
   readonly partial: boolean;
   readonly resolveSettings: ModelSettingsResolver;
-  /** Called after each category, for progress output. */
-  readonly onCategory?: (model: string, category: string, evaluation: CategoryVerdicts) => void;
+  /** Called after each category, for progress output (`evaluated` has the result file's issues). */
+  readonly onCategory?: (model: string, category: string, evaluation: CategoryVerdicts, evaluated: EvaluatedCategory) => void;
 }
 
 /**
@@ -59,6 +59,8 @@ export interface EvaluatedCategory {
   readonly taxonomyFile: string;
   /** Result lines that could not be read. */
   readonly malformedLines: number;
+  /** The result file's unreadable lines and duplicated ids (see `formatResultFileWarning`). */
+  readonly resultIssues: ResultFileIssues;
   /** Token counts and latencies of the result file, for the cost and latency columns. */
   readonly costLatency: CostLatencyData;
 }
@@ -120,7 +122,7 @@ export function planEvaluation(options: EvaluateRunOptions): EvaluationPlan {
     for (const file of files.filter((f) => f.model === model)) {
       if (!isCategory(file.category) || seen.has(file.category)) continue;
       seen.add(file.category);
-      // Only the first entries: the whole file is read where its job runs (often another thread).
+      // Only the first entries: the whole file is read when its job runs.
       settings ??= options.resolveSettings(model, readResultFile(file.file, { inferenceLogAsText: true, maxEntries: SETTINGS_SAMPLE }).entries);
       jobs.push({ model, category: file.category, resultFile: file.file, settings });
     }
@@ -175,6 +177,7 @@ export function runEvaluationJob(
     taxonomy,
     taxonomyFile,
     malformedLines: content.malformed.length,
+    resultIssues: { file: content.file, malformed: content.malformed, duplicates: content.duplicates },
     costLatency,
   };
 }
@@ -188,7 +191,7 @@ export function runEvaluation(options: EvaluateRunOptions): EvaluateRunSummary {
   const plan = planEvaluation(options);
   const evaluated = plan.jobs.map((job) => {
     const result = runEvaluationJob(job, options.dataset, context, options.scoreDir, options.partial);
-    options.onCategory?.(job.model, job.category, result.evaluation);
+    options.onCategory?.(job.model, job.category, result.evaluation, result);
     return result;
   });
   return { evaluated, missingResultFiles: plan.missingResultFiles, models: plan.models };

@@ -58,8 +58,12 @@ export function buildEvaluateJsonSummary(
                 correct: e.correct,
                 total: e.total,
                 inference_errors: e.inferenceErrorIds.length,
+                // Entries failed as bfcl_ts:missing_result / bfcl_ts:malformed_result_line (as in error_types).
                 missing: e.missingIds.length,
+                malformed: e.malformedIds.length,
+                // Lines of the result file: unreadable ones, and ids written on more than one line.
                 malformed_lines: evaluated.malformedLines,
+                duplicate_ids: evaluated.resultIssues.duplicates.length,
                 unknown_ids: e.unknownIds.length,
                 error_classes: nonZero(taxonomy.classes),
                 error_types: Object.fromEntries(taxonomy.errorTypes),

@@ -111,7 +111,9 @@ describe('runEvaluation', () => {
     expect(evaluation.total).toBe(6);
     expect(evaluation.correct).toBe(4);
     expect(evaluation.unknownIds).toEqual(['simple_python_999']);
-    expect(evaluation.missingIds).toEqual(['simple_python_1', 'simple_python_2']);
+    // Each failure is counted once, under the error type of its score line.
+    expect(evaluation.missingIds).toEqual(['simple_python_2']);
+    expect(evaluation.malformedIds).toEqual(['simple_python_1']);
     expect(summary.missingResultFiles).toEqual([{ model: 'broken', category: 'multiple' }]);
 
     const [header, ...failures] = scoreLines(scoreDir, 'broken', 'simple_python');
