@@ -15,7 +15,7 @@ import { DEFAULT_MAX_TEXT_CHARS } from '../report/html/failure-view.js';
 import { renderReportHtml } from '../report/html/render-html.js';
 import { UsageError } from '../util/errors.js';
 import type { CliIo } from './io.js';
-import { modelMetadata } from './model-metadata.js';
+import { modelMetadataResolver } from './model-metadata.js';
 import { dataDirOf, projectRootOf } from './option-parsers.js';
 import type { CliOutcome } from './program.js';
 
@@ -39,6 +39,11 @@ export interface ReportOptions {
   readonly maxTextChars: number;
   /** Dataset whose category sizes weigh missing categories in the summaries, as `evaluate` does. */
   readonly dataDir: string;
+  /**
+   * Where the models' `bfcl_model_metadata.json` files are looked for: `--result-dir`, else the
+   * default result folder, as `evaluate` finds them (so the report names models as the CSVs do).
+   */
+  readonly metadataResultDir: string;
   /** Time stamp shown in the page; null leaves it out (reproducible output). */
   readonly generatedAt: string | null;
 }
@@ -56,6 +61,7 @@ export function toReportOptions(flags: ReportFlags, io: CliIo, now: Date | null 
     title: flags.title,
     maxTextChars: flags.maxText ?? DEFAULT_MAX_TEXT_CHARS,
     dataDir: dataDirOf(flags.dataDir, io),
+    metadataResultDir: resolve(root, flags.resultDir ?? 'result'),
     generatedAt: now === null ? null : now.toISOString(),
   };
 }
@@ -72,7 +78,7 @@ export async function runReportCommand(options: ReportOptions, io: CliIo): Promi
     scoreDir: options.scoreDir,
     resultDir: options.resultDir,
     datasetSize: datasetEntryCounter(openCommandDataset(options.dataDir, io)),
-    metadata: modelMetadata,
+    metadata: modelMetadataResolver(options.metadataResultDir),
     title: options.title,
     generatedAt: options.generatedAt,
     maxTextChars: options.maxTextChars,
@@ -84,7 +90,8 @@ export async function runReportCommand(options: ReportOptions, io: CliIo): Promi
   const html = renderReportHtml(data);
   mkdirSync(dirname(options.out), { recursive: true });
   writeFileSync(options.out, html, 'utf8');
-  for (const warning of data.warnings) io.stderr(`bfcl report: warning: ${warning}\n`);
+  // Result-file warnings are worded as in every command that reads result files ("Warning: <file>: ...").
+  for (const warning of data.warnings) io.stderr(warning.startsWith('Warning: ') ? `${warning}\n` : `bfcl report: warning: ${warning}\n`);
   const megabytes = (Buffer.byteLength(html, 'utf8') / 1e6).toFixed(1);
   io.stdout(`Wrote ${options.out} (${data.models.length} models, ${data.categories.length} categories, ${data.failures.length} failed entries, ${megabytes} MB)\n`);
   return 0;
