@@ -2,12 +2,19 @@
 import { datasetEntryCounter } from '../data/dataset-size.js';
 import { openCommandDataset } from './command-dataset.js';
 import type { DecoderMode } from '../evaluate/model-decoder.js';
-import { warnOnDatasetDrift } from '../evaluate/manifest-check.js';
-import { evaluatedModelsOf, runEvaluation, type EvaluateRunSummary, type ModelEvaluationSettings } from '../evaluate/run-evaluate.js';
+import { checkDatasetDrift } from '../evaluate/manifest-check.js';
+import { formatResultFileWarning } from '../evaluate/read-results.js';
+import {
+  evaluatedModelsOf,
+  runEvaluation,
+  type CategoryVerdicts,
+  type EvaluateRunSummary,
+  type ModelEvaluationSettings,
+} from '../evaluate/run-evaluate.js';
 import type { ResultEntry } from '../evaluate/runners/category-input.js';
 import type { ModelConfig } from '../models/model-registry.js';
 import { writeCsvFiles } from '../report/csv-writer.js';
-import type { LeaderboardModel } from '../report/leaderboard.js';
+import type { LeaderboardModel, ModelMetadata } from '../report/leaderboard.js';
 import { buildRunLeaderboard } from '../report/run-leaderboard.js';
 import { renderScoreTable } from '../report/score-table.js';
 import type { Category } from '../spec/categories.js';
@@ -16,7 +23,7 @@ import { checkAccuracyGates, describeFailedGate, type AccuracyGate, type GateChe
 import { buildEvaluateJsonSummary, type EvaluatedCategorySummary } from '../inspect/evaluate-summary.js';
 import { reportTiming } from '../util/debug-timing.js';
 import type { CliIo } from './io.js';
-import { findModelOrOracle, modelMetadata } from './model-metadata.js';
+import { findModelOrOracle, modelMetadataResolver } from './model-metadata.js';
 
 /** Exit code of `bfcl evaluate` when an accuracy threshold (`--min-accuracy`) is missed. */
 export const GATE_FAILED_EXIT_CODE = 3;
@@ -27,6 +34,11 @@ export interface EvaluateReportOptions {
   readonly minAccuracy?: readonly AccuracyGate[];
   /** `--json`: print a JSON summary on stdout instead of the table. */
   readonly json?: boolean;
+  /**
+   * `--allow-data-mismatch`: evaluate results whose run manifest names other dataset files than the
+   * ones evaluated against (with a warning) instead of stopping with a usage error.
+   */
+  readonly allowDataMismatch?: boolean;
 }
 
 /** Decoding at evaluation follows the reference's handler: OSS handlers always decode prompting output. */
@@ -67,9 +79,10 @@ export function modelSettingsResolver(forced: DecoderMode | undefined, forcedUnd
 function writeLeaderboard(
   summary: EvaluateRunSummary,
   scoreDir: string,
+  metadataOf: (modelDir: string) => ModelMetadata,
   datasetSize: (category: Category) => number,
 ): { overall: string; models: LeaderboardModel[] } {
-  const { csvs, models } = buildRunLeaderboard(evaluatedModelsOf(summary), scoreDir, modelMetadata, { datasetSize });
+  const { csvs, models } = buildRunLeaderboard(evaluatedModelsOf(summary), scoreDir, metadataOf, { datasetSize });
   writeCsvFiles(scoreDir, csvs);
   return { overall: csvs.get('data_overall.csv') ?? '', models };
 }
@@ -78,12 +91,42 @@ function percent(correct: number, total: number): string {
   return total === 0 ? 'n/a' : `${((100 * correct) / total).toFixed(2)}%`;
 }
 
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The progress line of one category. Its counts are the ones `--json` reports and the taxonomy
+ * counts by error type: `missingIds` are the `bfcl_ts:missing_result` failures, `malformedIds` the
+ * `bfcl_ts:malformed_result_line` ones.
+ */
+export function formatCategoryLine(model: string, category: string, evaluation: CategoryVerdicts): string {
+  const notes: string[] = [];
+  if (evaluation.inferenceErrorIds.length > 0) notes.push(count(evaluation.inferenceErrorIds.length, 'inference error', 'inference errors'));
+  if (evaluation.malformedIds.length > 0) notes.push(count(evaluation.malformedIds.length, 'unreadable result line', 'unreadable result lines'));
+  if (evaluation.missingIds.length > 0) notes.push(count(evaluation.missingIds.length, 'missing result', 'missing results'));
+  if (evaluation.unknownIds.length > 0) {
+    notes.push(`${count(evaluation.unknownIds.length, 'id', 'ids')} not in the dataset (different dataset version?)`);
+  }
+  const suffix = notes.length > 0 ? `  [${notes.join('; ')}]` : '';
+  return `${model} ${category}: ${percent(evaluation.correct, evaluation.total)} (${evaluation.correct}/${evaluation.total})${suffix}\n`;
+}
+
 /** `bfcl evaluate`: score files per category, the leaderboard CSVs, and a terminal summary. */
 export async function runEvaluateCommand(options: EvaluateOptions & EvaluateReportOptions, io: CliIo): Promise<number> {
   // hrtime, not `performance`: the global `performance` loads perf_hooks on first use (about 1 ms).
   const started = process.hrtime.bigint();
   const dataset = openCommandDataset(options.dataDir, io);
-  warnOnDatasetDrift({ resultDir: options.resultDir, models: options.models, categories: options.testCategories, dataset, warn: io.stderr });
+  // Both checks come before any score file is written: a wrong dataset or a bad metadata file stops the run.
+  checkDatasetDrift({
+    resultDir: options.resultDir,
+    models: options.models,
+    categories: options.testCategories,
+    dataset,
+    allowMismatch: options.allowDataMismatch === true,
+    warn: io.stderr,
+  });
+  const metadataOf = modelMetadataResolver(options.resultDir);
   if (options.numThreads !== undefined) io.stderr('bfcl evaluate: note: --num-threads is ignored; evaluate runs on one thread\n');
   const summary = runEvaluation({
     resultDir: options.resultDir,
@@ -93,15 +136,10 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
     models: options.models?.map((m) => m.replaceAll('/', '_')),
     partial: options.partialEval,
     resolveSettings: modelSettingsResolver(options.decoder, options.underscoreToDot),
-    onCategory: (model, category, evaluation) => {
-      const notes: string[] = [];
-      if (evaluation.inferenceErrorIds.length > 0) notes.push(`${evaluation.inferenceErrorIds.length} inference errors`);
-      if (evaluation.missingIds.length > 0) notes.push(`${evaluation.missingIds.length} missing results`);
-      if (evaluation.unknownIds.length > 0) {
-        notes.push(`${evaluation.unknownIds.length} ids not in the dataset (different dataset version?)`);
-      }
-      const suffix = notes.length > 0 ? `  [${notes.join('; ')}]` : '';
-      io.stderr(`${model} ${category}: ${percent(evaluation.correct, evaluation.total)} (${evaluation.correct}/${evaluation.total})${suffix}\n`);
+    onCategory: (model, category, evaluation, evaluated) => {
+      const warning = formatResultFileWarning(evaluated.resultIssues);
+      if (warning !== undefined) io.stderr(warning);
+      io.stderr(formatCategoryLine(model, category, evaluation));
     },
   });
   reportTiming('every category evaluated');
@@ -118,7 +156,7 @@ export async function runEvaluateCommand(options: EvaluateOptions & EvaluateRepo
     taxonomyFile: evaluated.taxonomyFile,
   }));
   const datasetSize = datasetEntryCounter(dataset);
-  const leaderboard = writeLeaderboard(summary, options.scoreDir, datasetSize);
+  const leaderboard = writeLeaderboard(summary, options.scoreDir, metadataOf, datasetSize);
   reportTiming('leaderboard CSVs written');
 
   // Gates and the JSON summary look at the models of this run, with the leaderboard's scores.

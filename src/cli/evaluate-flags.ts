@@ -31,11 +31,16 @@ export function registerEvaluateCommand(program: Command, io: CliIo, runners: Cl
     .addOption(dataDirOption())
     .addOption(listOption('--min-accuracy <thresholds>', 'CI gate: minimum accuracy, overall (0.8 or 80%) or per category/group (multi_turn=0.5); comma-separated, repeatable. Exit code 3 when one is missed.'))
     .option('--json', 'Print a JSON summary (per model and category: accuracy, counts, error classes, gates) on stdout instead of the table.')
-    .action(async (flags: EvaluateFlags & { minAccuracy?: string[]; json?: boolean }) => {
+    .option(
+      '--allow-data-mismatch',
+      "Evaluate even when the results' run manifest (bfcl_run_manifest.json) names other dataset files than the ones evaluated against (default: stop with exit code 2).",
+    )
+    .action(async (flags: EvaluateFlags & { minAccuracy?: string[]; json?: boolean; allowDataMismatch?: boolean }) => {
       const options: EvaluateOptions & EvaluateReportOptions = {
         ...toEvaluateOptions(flags, io),
         minAccuracy: flags.minAccuracy === undefined ? undefined : parseAccuracyGates(flags.minAccuracy),
         json: flags.json,
+        ...(flags.allowDataMismatch === true && { allowDataMismatch: true }),
       };
       outcome.exitCode = await runners.runEvaluate(options, io);
     });

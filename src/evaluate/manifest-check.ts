@@ -1,9 +1,10 @@
 /**
  * Before `bfcl evaluate` scores a model folder, compare the dataset files its results were generated
  * from (the run manifest, src/generate/run-manifest.ts) with the files this evaluation reads. A
- * difference means the scores may say more about the data change than about the model, so it is
- * worth a warning — never a failure. Folders without a manifest (e.g. results of the reference BFCL)
- * are not checked.
+ * difference means the scores say more about the data change than about the model (a forgotten
+ * `BFCL_DATA_DIR` scores every entry 0%), so it stops the evaluation with a usage error unless
+ * `--allow-data-mismatch` turns it into a warning. Folders without a manifest (e.g. results of the
+ * reference BFCL) are not checked.
  */
 
 import { existsSync, readdirSync } from 'node:fs';
@@ -19,6 +20,7 @@ import {
   sha256OfFile,
 } from '../generate/run-manifest.js';
 import type { Category } from '../spec/categories.js';
+import { UsageError } from '../util/errors.js';
 
 /** One dataset file whose content differs from what a generation run read. */
 export interface DriftedFile {
@@ -101,10 +103,9 @@ export function findDatasetDrift(modelDir: string, model: string, dataset: BfclD
   };
 }
 
-/** The stderr warning for a drift. */
-export function formatDatasetDriftWarning(drift: DatasetDrift): string {
+function driftLines(drift: DatasetDrift, lead: string): string[] {
   const count = drift.files.length === 1 ? '1 dataset file differs' : `${drift.files.length} dataset files differ`;
-  const lines = [`Warning: the results of ${drift.model} were generated from different data than this evaluation reads; ${count}:`];
+  const lines = [`${lead}the results of ${drift.model} were generated from different data than this evaluation reads; ${count}:`];
   for (const f of drift.files) {
     const note = f.current === null ? '; absent from the evaluated data directory' : f.recorded === null ? '; absent when generated' : '';
     lines.push(`  ${f.file}  (${f.categories.join(', ')}${note})`);
@@ -112,9 +113,28 @@ export function formatDatasetDriftWarning(drift: DatasetDrift): string {
   const sameDir = drift.generatedFrom.length === 1 && drift.generatedFrom[0] === drift.evaluatedWith;
   lines.push(`  generated from:    ${drift.generatedFrom.join(', ')}`);
   lines.push(`  evaluated against: ${drift.evaluatedWith}${sameDir ? ' (the same directory: its files changed since generation)' : ''}`);
-  lines.push('  The scores of these categories may not match the results. Evaluate with --data-dir set to the generation data,');
-  lines.push(`  or generate again with --allow-overwrite. (Recorded in ${drift.manifestFile}.)`);
+  return lines;
+}
+
+/** The stderr warning for a drift that `--allow-data-mismatch` lets through. */
+export function formatDatasetDriftWarning(drift: DatasetDrift): string {
+  const lines = driftLines(drift, 'Warning: ');
+  lines.push('  The scores of these categories may not match the results (evaluated anyway: --allow-data-mismatch).');
+  lines.push(`  (Recorded in ${drift.manifestFile}.)`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The message of the usage error that stops an evaluation on drifts (one block per model). */
+export function formatDatasetDriftError(drifts: readonly DatasetDrift[]): string {
+  const lines: string[] = [];
+  for (const drift of drifts) lines.push(...driftLines(drift, ''), `  (Recorded in ${drift.manifestFile}.)`);
+  const dirs = [...new Set(drifts.flatMap((d) => d.generatedFrom))];
+  const sameDir = drifts.every((d) => d.generatedFrom.length === 1 && d.generatedFrom[0] === d.evaluatedWith);
+  const fix = sameDir
+    ? 'The data directory changed since generation: generate again with --allow-overwrite'
+    : `Evaluate against the data the results came from (--data-dir ${dirs.join(' or ')}, or BFCL_DATA_DIR), or generate again with --allow-overwrite`;
+  lines.push(`Nothing was scored: scores against other data than the results were made from would be wrong. ${fix}; --allow-data-mismatch scores anyway.`);
+  return lines.join('\n');
 }
 
 export interface ManifestCheckOptions {
@@ -123,16 +143,14 @@ export interface ManifestCheckOptions {
   readonly models: readonly string[] | undefined;
   readonly categories: readonly Category[];
   readonly dataset: BfclDataset;
-  /** Where warnings go. */
-  readonly warn: (text: string) => void;
 }
 
 /**
- * Check every model folder of the evaluation that has a manifest and warn about each drift. A check
- * that cannot be made (a broken dataset or manifest) is skipped silently: evaluation reports real
- * dataset errors itself. Returns the drifts found.
+ * Check every model folder of the evaluation that has a manifest. A check that cannot be made (a
+ * broken dataset or manifest) is skipped silently: evaluation reports real dataset errors itself.
+ * Returns the drifts found.
  */
-export function warnOnDatasetDrift(options: ManifestCheckOptions): DatasetDrift[] {
+export function findDatasetDrifts(options: ManifestCheckOptions): DatasetDrift[] {
   const drifts: DatasetDrift[] = [];
   for (const model of modelFolders(options)) {
     let drift: DatasetDrift | undefined;
@@ -141,10 +159,20 @@ export function warnOnDatasetDrift(options: ManifestCheckOptions): DatasetDrift[
     } catch {
       continue;
     }
-    if (drift === undefined) continue;
-    drifts.push(drift);
-    options.warn(formatDatasetDriftWarning(drift));
+    if (drift !== undefined) drifts.push(drift);
   }
+  return drifts;
+}
+
+/**
+ * `bfcl evaluate`'s check before it scores anything: a `UsageError` naming every drift, or with
+ * `allowMismatch` one warning per drift. Returns the drifts found.
+ */
+export function checkDatasetDrift(options: ManifestCheckOptions & { readonly allowMismatch: boolean; readonly warn: (text: string) => void }): DatasetDrift[] {
+  const drifts = findDatasetDrifts(options);
+  if (drifts.length === 0) return drifts;
+  if (!options.allowMismatch) throw new UsageError(formatDatasetDriftError(drifts));
+  for (const drift of drifts) options.warn(formatDatasetDriftWarning(drift));
   return drifts;
 }
 

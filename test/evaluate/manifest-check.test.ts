@@ -1,8 +1,9 @@
 /**
  * `bfcl evaluate` compares the dataset files recorded in a model folder's run manifest with the data
- * directory it evaluates against, and warns (on stderr, without failing) when they differ.
+ * directory it evaluates against. When they differ it stops with a usage error (exit 2) naming both
+ * data directories, before writing anything; `--allow-data-mismatch` makes that a warning (issue #24, item 13).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,7 +13,7 @@ import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
 import { packageDataDir } from '../../src/data/data-dir.js';
 import { BfclDataset } from '../../src/data/dataset.js';
-import { findDatasetDrift, formatDatasetDriftWarning, warnOnDatasetDrift } from '../../src/evaluate/manifest-check.js';
+import { checkDatasetDrift, findDatasetDrift, formatDatasetDriftWarning } from '../../src/evaluate/manifest-check.js';
 import { RUN_MANIFEST_FILE } from '../../src/generate/run-manifest.js';
 
 interface Project {
@@ -51,7 +52,10 @@ function editedDataCopy(cwd: string, name: string, file: string, edit = (text: s
 }
 
 const CATEGORIES = 'simple_python,multi_turn_base';
-const WARNING = 'Warning: the results of oracle were generated from different data than this evaluation reads';
+const DRIFT = 'the results of oracle were generated from different data than this evaluation reads';
+const WARNING = `Warning: ${DRIFT}`;
+const ERROR = `bfcl: error: ${DRIFT}`;
+const ALLOW = '--allow-data-mismatch';
 
 describe('bfcl evaluate: dataset check against the run manifest', () => {
   let shared: Project;
@@ -69,10 +73,30 @@ describe('bfcl evaluate: dataset check against the run manifest', () => {
     expect(shared.out.stderr).not.toContain('Warning');
   });
 
-  it('warns, naming the model, the files and both directories, when a dataset file changed', async () => {
+  it('stops with exit 2 before scoring, naming the model, the files and both directories, when a dataset file changed', async () => {
     const data = editedDataCopy(shared.cwd, 'edited-data', 'BFCL_v4_simple_python.json');
-    const code = await shared.run(['evaluate', '--model', 'oracle', '--test-category', CATEGORIES, '--data-dir', data]);
-    expect(code).toBe(0); // a warning, not a failure
+    const scoreDir = join(shared.cwd, 'score-of-edited-data');
+    const code = await shared.run(['evaluate', '--model', 'oracle', '--test-category', CATEGORIES, '--data-dir', data, '--score-dir', scoreDir]);
+    expect(code).toBe(2);
+    const manifest = join(shared.cwd, 'result', 'oracle', RUN_MANIFEST_FILE);
+    expect(shared.out.stderr).toBe(
+      [
+        `${ERROR}; 1 dataset file differs:`,
+        '  BFCL_v4_simple_python.json  (simple_python)',
+        `  generated from:    ${packageDataDir()}`,
+        `  evaluated against: ${data}`,
+        `  (Recorded in ${manifest}.)`,
+        `Nothing was scored: scores against other data than the results were made from would be wrong. Evaluate against the data the results came from (--data-dir ${packageDataDir()}, or BFCL_DATA_DIR), or generate again with --allow-overwrite; --allow-data-mismatch scores anyway.`,
+        '',
+      ].join('\n'),
+    );
+    expect(existsSync(scoreDir)).toBe(false);
+  });
+
+  it('with --allow-data-mismatch warns and evaluates', async () => {
+    const data = editedDataCopy(shared.cwd, 'edited-data-allowed', 'BFCL_v4_simple_python.json');
+    const code = await shared.run(['evaluate', '--model', 'oracle', '--test-category', CATEGORIES, '--data-dir', data, ALLOW]);
+    expect(code).toBe(0);
     const manifest = join(shared.cwd, 'result', 'oracle', RUN_MANIFEST_FILE);
     expect(shared.out.stderr).toContain(
       [
@@ -80,8 +104,8 @@ describe('bfcl evaluate: dataset check against the run manifest', () => {
         '  BFCL_v4_simple_python.json  (simple_python)',
         `  generated from:    ${packageDataDir()}`,
         `  evaluated against: ${data}`,
-        '  The scores of these categories may not match the results. Evaluate with --data-dir set to the generation data,',
-        `  or generate again with --allow-overwrite. (Recorded in ${manifest}.)`,
+        '  The scores of these categories may not match the results (evaluated anyway: --allow-data-mismatch).',
+        `  (Recorded in ${manifest}.)`,
         '',
       ].join('\n'),
     );
@@ -89,12 +113,23 @@ describe('bfcl evaluate: dataset check against the run manifest', () => {
     expect(shared.out.stderr.indexOf(WARNING)).toBeLessThan(shared.out.stderr.indexOf('oracle simple_python: 100.00%'));
   });
 
+  it('stops when the evaluation reads the package data/ but the results came from another data directory (a forgotten BFCL_DATA_DIR)', async () => {
+    const p = project();
+    const data = editedDataCopy(p.cwd, 'official', 'BFCL_v4_simple_python.json');
+    expect(await p.run(['generate', '--model', 'oracle', '--test-category', 'simple_python', '--data-dir', data])).toBe(0);
+    expect(await p.run(['evaluate', '--test-category', 'simple_python'])).toBe(2);
+    expect(p.out.stderr).toContain(`  generated from:    ${data}\n  evaluated against: ${packageDataDir()}\n`);
+    expect(p.out.stderr).toContain(`(--data-dir ${data}, or BFCL_DATA_DIR)`);
+    expect(p.out.stderr).not.toContain('simple_python: 0.00%');
+    expect(await p.run(['evaluate', '--test-category', 'simple_python', '--data-dir', data])).toBe(0);
+  });
+
   it('only looks at the files of the categories being evaluated', async () => {
     const data = editedDataCopy(shared.cwd, 'edited-multi-turn', 'BFCL_v4_multi_turn_base.json');
     expect(await shared.run(['evaluate', '--model', 'oracle', '--test-category', 'simple_python', '--data-dir', data])).toBe(0);
     expect(shared.out.stderr).not.toContain('Warning');
-    expect(await shared.run(['evaluate', '--model', 'oracle', '--test-category', 'multi_turn_base', '--data-dir', data])).toBe(0);
-    expect(shared.out.stderr).toContain(`${WARNING}; 1 dataset file differs:\n  BFCL_v4_multi_turn_base.json  (multi_turn_base)\n`);
+    expect(await shared.run(['evaluate', '--model', 'oracle', '--test-category', 'multi_turn_base', '--data-dir', data])).toBe(2);
+    expect(shared.out.stderr).toContain(`${ERROR}; 1 dataset file differs:\n  BFCL_v4_multi_turn_base.json  (multi_turn_base)\n`);
   });
 
   it('lists function docs, long-context filler and missing files', async () => {
@@ -132,7 +167,7 @@ describe('bfcl evaluate: dataset check against the run manifest', () => {
     expect(await p.run(['generate', '--model', 'oracle', '--test-category', 'simple_python', '--data-dir', data, '-o'])).toBe(0);
     expect(await p.run(['evaluate', '--test-category', 'simple_python', '--data-dir', data])).toBe(0);
     expect(p.out.stderr).not.toContain('Warning');
-    expect(await p.run(['evaluate', '--test-category', 'simple_python'])).toBe(0);
+    expect(await p.run(['evaluate', '--test-category', 'simple_python', ALLOW])).toBe(0);
     expect(p.out.stderr).toContain(`${WARNING}; 1 dataset file differs:`);
     expect(p.out.stderr).toContain(`  generated from:    ${data}\n  evaluated against: ${packageDataDir()}\n`);
   });
@@ -142,7 +177,7 @@ describe('bfcl evaluate: dataset check against the run manifest', () => {
     expect(await p.run(['generate', '--model', 'oracle', '--test-category', 'simple_python'])).toBe(0);
     const data = editedDataCopy(p.cwd, 'edited', 'BFCL_v4_simple_python.json');
     expect(await p.run(['generate', '--model', 'oracle', '--test-category', 'simple_python', '--data-dir', data])).toBe(0);
-    expect(await p.run(['evaluate', '--test-category', 'simple_python', '--data-dir', data])).toBe(0);
+    expect(await p.run(['evaluate', '--test-category', 'simple_python', '--data-dir', data])).toBe(2);
     expect(p.out.stderr).toContain(`  generated from:    ${packageDataDir()}\n  evaluated against: ${data}\n`);
   });
 
@@ -153,19 +188,14 @@ describe('bfcl evaluate: dataset check against the run manifest', () => {
     expect(await p.run(['generate', '--model', 'oracle', '--test-category', 'simple_python', '--data-dir', data])).toBe(0);
     editedDataCopy(p.cwd, 'data', 'BFCL_v4_simple_python.json');
     const warnings: string[] = [];
-    const drifts = warnOnDatasetDrift({
-      resultDir: join(p.cwd, 'result'),
-      models: ['oracle'],
-      categories: ['simple_python'],
-      dataset: new BfclDataset(data),
-      warn: (text) => warnings.push(text),
-    });
-    expect(drifts).toHaveLength(1);
+    const check = { resultDir: join(p.cwd, 'result'), models: ['oracle'], categories: ['simple_python'] as const, dataset: new BfclDataset(data), warn: (text: string) => warnings.push(text) };
+    expect(() => checkDatasetDrift({ ...check, allowMismatch: false })).toThrow(
+      `  evaluated against: ${data} (the same directory: its files changed since generation)\n  (Recorded in ${join(p.cwd, 'result', 'oracle', RUN_MANIFEST_FILE)}.)\nNothing was scored: scores against other data than the results were made from would be wrong. The data directory changed since generation: generate again with --allow-overwrite; --allow-data-mismatch scores anyway.`,
+    );
+    expect(checkDatasetDrift({ ...check, allowMismatch: true })).toHaveLength(1);
     expect(warnings.join('')).toContain(`  evaluated against: ${data} (the same directory: its files changed since generation)\n`);
     // An unreadable manifest is no reason to stop an evaluation: nothing is said.
     writeFileSync(join(p.cwd, 'result', 'oracle', RUN_MANIFEST_FILE), 'not json');
-    expect(
-      warnOnDatasetDrift({ resultDir: join(p.cwd, 'result'), models: undefined, categories: ['simple_python'], dataset: new BfclDataset(data), warn: (t) => warnings.push(t) }),
-    ).toEqual([]);
+    expect(checkDatasetDrift({ ...check, models: undefined, allowMismatch: false })).toEqual([]);
   });
 });
