@@ -10,7 +10,7 @@ import { type Command, Option } from 'commander';
 
 import { openCommandDataset } from './command-dataset.js';
 import { modelDecoder, type DecoderMode } from '../evaluate/model-decoder.js';
-import { readResultFile } from '../evaluate/read-results.js';
+import { formatResultFileWarning, readResultFile } from '../evaluate/read-results.js';
 import { renderEntryReport } from '../inspect/render-entry.js';
 import { scoreFileOfEntry } from '../inspect/score-lookup.js';
 import { buildEntryReport } from '../inspect/show-entry.js';
@@ -65,11 +65,15 @@ export async function runShowCommand(options: ShowOptions, io: CliIo): Promise<n
   const { resultFile, modelDir } = locateResult(options);
   const dataset = openCommandDataset(options.dataDir, io);
   const context: SimContext = { longContext: dataset.longContext() };
-  const settings = modelSettingsResolver(options.decoder)(modelDir ?? '', readResultFile(resultFile).entries.slice(0, 50));
+  const content = readResultFile(resultFile);
+  // The same warning evaluate, report and diff give for this file, on stderr (stdout is the entry).
+  const warning = formatResultFileWarning(content);
+  if (warning !== undefined) io.stderr(warning);
+  const settings = modelSettingsResolver(options.decoder)(modelDir ?? '', content.entries.slice(0, 50));
   const report = buildEntryReport(
     {
       id: options.id,
-      resultFile,
+      content,
       model: modelDir,
       scoreFile: modelDir === undefined ? undefined : scoreFileOfEntry(options.scoreDir, modelDir, options.id),
       dataset,

@@ -33,6 +33,19 @@ export interface MultiTurnView {
   /** Ground-truth calls per turn (multi-turn), or the accepted answers (agentic). */
   readonly groundTruthTurns: readonly (readonly string[])[] | undefined;
   readonly expectedAnswer: readonly string[] | undefined;
+  /**
+   * Where the inference log's answers first differ from the scored `result`, when they do; the
+   * conversation is then the result's, decoded and replayed.
+   */
+  readonly logDifference?: string | undefined;
+}
+
+/** A failed inference as its result line records it. */
+export interface InferenceErrorView {
+  /** The `result` text (`Error during inference: ...`). */
+  readonly message: string;
+  /** The `traceback` field, when the line has one. */
+  readonly traceback: string | undefined;
 }
 
 export interface EntryReport {
@@ -43,11 +56,14 @@ export interface EntryReport {
   readonly verdict: EntryVerdict;
   /** Notes such as "entry not found in the dataset". */
   readonly notes: readonly string[];
+  /** The error of a failed inference (undefined when the inference succeeded). */
+  readonly inferenceError?: InferenceErrorView | undefined;
   readonly view: SingleTurnView | MultiTurnView;
 }
 
 const MAX_TOOL_TEXT = 400;
 const MAX_ASSISTANT_TEXT = 1200;
+const MAX_TRACEBACK_TEXT = 6000;
 
 function compact(v: PyValue): string {
   if (typeof v === 'string') return v;
@@ -165,6 +181,10 @@ function renderMultiTurn(view: MultiTurnView, style: TextStyle): string[] {
   const source = conversation.source === 'log' ? 'inference log' : 'result, decoded and replayed';
   const states =
     conversation.stateSource === 'log' ? 'logged' : conversation.stateSource === 'replay' ? 'replayed from the decoded calls' : 'not available';
+  if (view.logDifference !== undefined) {
+    lines.push('', style.yellow(`The inference log differs from the scored result (${view.logDifference}).`));
+    lines.push(style.yellow('The conversation below is the scored result; the log is not used.'));
+  }
   lines.push('', style.dim(`Conversation from the ${source}; states ${states}.`));
   if (conversation.initialState !== undefined && conversation.initialState.size > 0) {
     lines.push(style.dim(`Initial state: ${[...conversation.initialState.keys()].join(', ')}`));
@@ -189,8 +209,17 @@ export function renderEntryReport(report: EntryReport, style: TextStyle): string
   const lines = [header, style.dim(`result: ${report.resultFile}`)];
   lines.push(...report.notes.map((n) => style.yellow(`note: ${n}`)));
   lines.push(...verdictLines(report, style));
+  if (report.inferenceError !== undefined) lines.push(...inferenceErrorLines(report.inferenceError, style));
   lines.push(...(report.view.kind === 'single' ? renderSingleTurn(report.view, style) : renderMultiTurn(report.view, style)));
   return lines.join('\n') + '\n';
+}
+
+function inferenceErrorLines(error: InferenceErrorView, style: TextStyle): string[] {
+  const lines = ['', style.bold('Inference error'), ...indentBlock(style.red(error.message), '  ')];
+  if (error.traceback !== undefined && error.traceback.trim() !== '') {
+    lines.push(style.dim('  traceback:'), ...indentBlock(truncateMiddle(error.traceback.trimEnd(), MAX_TRACEBACK_TEXT), '    '));
+  }
+  return lines;
 }
 
 /** The rendered lines of a possible answer for a single-turn entry. */
