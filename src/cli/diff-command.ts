@@ -43,8 +43,8 @@ export async function runDiffCommand(options: DiffOptions, io: CliIo): Promise<n
   const categories = options.testCategories === undefined ? undefined : new Set(options.testCategories);
   const resolveSettings = modelSettingsResolver(options.decoder);
   const diff = diffRuns(
-    loadRunVerdicts(locationA, dataset, resolveSettings, categories),
-    loadRunVerdicts(locationB, dataset, resolveSettings, categories),
+    loadRunVerdicts(locationA, dataset, resolveSettings, categories, io.stderr),
+    loadRunVerdicts(locationB, dataset, resolveSettings, categories, io.stderr),
   );
   if (options.json) {
     io.stdout(JSON.stringify(runDiffToJson(diff), null, 2) + '\n');

@@ -10,7 +10,7 @@ import type { BfclDataset } from '../data/dataset.js';
 import { listResultFiles } from '../data/result-files.js';
 import { evaluateCategory } from '../evaluate/evaluate-category.js';
 import { modelDecoder } from '../evaluate/model-decoder.js';
-import { readResultFile } from '../evaluate/read-results.js';
+import { formatResultFileWarning, readResultFile } from '../evaluate/read-results.js';
 import type { ModelSettingsResolver } from '../evaluate/run-evaluate.js';
 import type { SimContext } from '../sim/simulated-api.js';
 import {
@@ -160,6 +160,7 @@ function evaluateResultRun(
   dataset: BfclDataset,
   categories: ReadonlySet<Category> | undefined,
   resolveSettings: ModelSettingsResolver,
+  warn: (text: string) => void,
 ): Map<Category, CategoryVerdicts> {
   const out = new Map<Category, CategoryVerdicts>();
   const context: SimContext = { longContext: dataset.longContext() };
@@ -181,6 +182,8 @@ function evaluateResultRun(
     const category = file.category as Category;
     if (out.has(category)) continue;
     const content = readResultFile(file.file);
+    const warning = formatResultFileWarning(content);
+    if (warning !== undefined) warn(warning);
     settings ??= resolveSettings(model, content.entries.slice(0, 50));
     const evaluation = evaluateCategory({
       category,
@@ -206,16 +209,20 @@ function evaluateResultRun(
   return out;
 }
 
-/** Read (or evaluate) a located run, limited to `categories` when given. */
+/**
+ * Read (or evaluate) a located run, limited to `categories` when given. Result files with unreadable
+ * lines or duplicated ids are reported through `warn`, once per file, as `evaluate` reports them.
+ */
 export function loadRunVerdicts(
   location: RunLocation,
   dataset: BfclDataset,
   resolveSettings: ModelSettingsResolver,
   categories?: ReadonlySet<Category>,
+  warn: (text: string) => void = () => {},
 ): RunVerdicts {
   const byCategory =
     location.kind === 'scores'
       ? readScoreRun(location, dataset, categories)
-      : evaluateResultRun(location, dataset, categories, resolveSettings);
+      : evaluateResultRun(location, dataset, categories, resolveSettings, warn);
   return { label: location.label, dir: location.dir, kind: location.kind, categories: byCategory };
 }

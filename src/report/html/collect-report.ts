@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
-import { readResultFile } from '../../evaluate/read-results.js';
+import { formatResultFileWarning, readResultFile } from '../../evaluate/read-results.js';
 import { ERROR_CLASSES, classifyFailure, errorTypeOf } from '../../evaluate/error-taxonomy.js';
 import { listResultFiles } from '../../data/result-files.js';
 import { parseJsonLossless } from '../../py/json.js';
@@ -136,7 +136,9 @@ function readModelResults(resultDir: string, modelDir: string, categories: Reado
   for (const info of listResultFiles(resultDir)) {
     if (info.model !== modelDir || !categories.has(info.category)) continue;
     const content = readResultFile(info.file);
-    for (const bad of content.malformed) warnings.push(`${bad.file}:${bad.line}: ${bad.problem}`);
+    // One warning per file, worded as every command that reads result files words it.
+    const warning = formatResultFileWarning(content);
+    if (warning !== undefined) warnings.push(warning.trimEnd());
     const lines = content.entries.map((e) => e.line);
     addCostLatency(data, lines);
     const own = emptyCostLatency();

@@ -18,7 +18,7 @@ section.block { margin-top: 28px; scroll-margin-top: 48px; }
 section.block > h2 { font-size: 18px; margin: 0 0 10px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
 p.note, .note { color: var(--muted); font-size: 13px; }
 .warnings { background: #fff8e1; border: 1px solid #f0d48a; padding: 8px 12px; margin-top: 16px; }
-.warnings li { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
+.warnings li { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; white-space: pre-wrap; }
 .table-wrap { overflow-x: auto; max-width: 100%; }
 table.grid { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 table.grid th, table.grid td { border: 1px solid var(--line); padding: 4px 8px; text-align: right; white-space: nowrap; }
