@@ -9,16 +9,20 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 
 import { packageVersion } from '../data/data-dir.js';
+import { datasetEntryCounter } from '../data/dataset-size.js';
+import { openDataset } from '../data/dataset.js';
 import { listResultFiles } from '../data/result-files.js';
 import {
   ALL_CATEGORIES,
   TEST_COLLECTION_MAPPING,
   getCategoryInfo,
+  type Category,
 } from '../spec/categories.js';
 import { MODEL_REGISTRY, usesFcInference } from '../models/model-registry.js';
 import { renderScoreTable } from '../report/score-table.js';
 import type { CliIo } from './io.js';
-import { projectRootOf } from './option-parsers.js';
+import { dataDirOption } from './command-options.js';
+import { dataDirOf, projectRootOf } from './option-parsers.js';
 import { type CliRunners, DEFAULT_RUNNERS } from './runners.js';
 import { registerDiffCommand } from './diff-command.js';
 import { registerEvaluateCommand } from './evaluate-flags.js';
@@ -56,9 +60,11 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
 
   program
     .command('test-categories')
-    .description('List the test categories and the groups that --test-category accepts.')
-    .action(() => {
-      io.stdout(formatTestCategories());
+    .description('List the test categories (with their entry counts in the dataset) and the groups that --test-category accepts.')
+    .addOption(dataDirOption())
+    .action((flags: { dataDir?: string }) => {
+      const dataset = openDataset(dataDirOf(flags.dataDir, io), io.cwd);
+      io.stdout(formatTestCategories(datasetEntryCounter(dataset), dataset.dir));
     });
 
   registerGenerateCommand(program, io, runners, outcome);
@@ -107,14 +113,18 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
   return program;
 }
 
-/** Every category (with its folder, data file and whether it has ground truth), then every group. */
-export function formatTestCategories(): string {
+/**
+ * Every category (with its folder, data file, whether it has ground truth and, given a counter, its
+ * number of entries in the dataset at `dataDir`), then every group.
+ */
+export function formatTestCategories(entries?: (category: Category) => number, dataDir?: string): string {
   const width = Math.max(...ALL_CATEGORIES.map((c) => c.length));
-  const lines = [`Test categories (${ALL_CATEGORIES.length}):`];
+  const lines = [`Test categories (${ALL_CATEGORIES.length})${dataDir === undefined ? '' : `, entries in ${dataDir}`}:`];
   for (const category of ALL_CATEGORIES) {
     const info = getCategoryInfo(category);
     const answers = info.isFormatSensitivity ? 'derived' : info.hasPossibleAnswer ? 'yes' : 'no';
-    lines.push(`  ${category.padEnd(width)}  ${info.directory.padEnd(22)}  ${info.dataFile.padEnd(40)}  ground truth: ${answers}`);
+    const count = entries === undefined ? '' : `  entries: ${countOrAbsent(entries, category)}`;
+    lines.push(`  ${category.padEnd(width)}  ${info.directory.padEnd(22)}  ${info.dataFile.padEnd(40)}  ground truth: ${answers.padEnd(7)}${count}`.trimEnd());
   }
   lines.push('', `Groups (${TEST_COLLECTION_MAPPING.size}):`);
   const groupWidth = Math.max(...[...TEST_COLLECTION_MAPPING.keys()].map((g) => g.length));
@@ -122,6 +132,16 @@ export function formatTestCategories(): string {
     lines.push(`  ${group.padEnd(groupWidth)}  ${categories.join(', ')}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** A category's entry count, or `-` when its files are not in the dataset (a count cannot be had). */
+function countOrAbsent(entries: (category: Category) => number, category: Category): string {
+  try {
+    const n = entries(category);
+    return n === 0 ? '-' : String(n);
+  } catch {
+    return '-';
+  }
 }
 
 /** Result files found under `resultDir`, one line per file. */

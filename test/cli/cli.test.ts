@@ -67,6 +67,18 @@ describe('help and listings', () => {
     }
   });
 
+  it('test-categories takes --data-dir (as the README says every dataset command does) and counts the entries there', async () => {
+    const r = await run(['test-categories', '--data-dir', packageDataDir()]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`Test categories (${ALL_CATEGORIES.length}), entries in ${packageDataDir()}:`);
+    expect(r.stdout).toMatch(/^  simple_python +non_live +BFCL_v4_simple_python\.json +ground truth: yes +entries: 6$/m);
+    expect(r.stdout).toMatch(/^  format_sensitivity +.* +ground truth: derived +entries: \d+$/m);
+    // A category whose files are not in the data directory shows no count.
+    const empty = mkdtempSync(join(tmpdir(), 'bfcl-cli-empty-data-'));
+    expect((await run(['test-categories', '--data-dir', empty])).stdout).toMatch(/^  simple_python +.* +entries: -$/m);
+    expect((await run(['test-categories'], { BFCL_DATA_DIR: empty })).stdout).toContain(`entries in ${empty}:`);
+  });
+
   it('version prints the package version', async () => {
     const r = await run(['version']);
     expect(r).toMatchObject({ code: 0, stdout: 'bfcl-ts version 0.1.0 (Berkeley Function Calling Leaderboard v4)\n' });
