@@ -1,8 +1,11 @@
 import { pyBinaryOp, pyDeepCopy, pyUnaryOp } from '../py/operators.js';
 import { hashKey } from '../py/ops.js';
 import { PyException, PySet, PyTuple, pyTruthy, type PyDict, type PyKey, type PyValue } from '../py/value.js';
-import { createSimulatedInstance, STATELESS_CLASSES } from '../sim/registry.js';
+import { preparesCalls } from '../agentic/memory/call-preparer.js';
+import { STATELESS_CLASSES } from '../sim/registry.js';
 import type { SimContext, SimulatedApi } from '../sim/simulated-api.js';
+import { BfclError, InternalError } from '../util/errors.js';
+import { type AgenticBackends, createInstance, isAsyncInstance } from './agentic-instances.js';
 import { bindArguments } from './bind-arguments.js';
 import { METHOD_NAME, forbiddenCallNameOf, instanceName, prefixMethodCalls } from './call-rewrite.js';
 import type { CallNode, ExprNode } from './python-ast.js';
@@ -22,8 +25,9 @@ export interface ExecutorOptions {
   /** `"long_context" in category` (or `composite`), as the reference decides it. */
   readonly longContext: boolean;
   readonly context: SimContext;
+  /** What the agentic classes (memory, web search) are built with; unused by the eight simulated classes. */
+  readonly agentic?: AgenticBackends;
 }
-
 
 type Callable = (...args: PyValue[]) => PyValue;
 
@@ -128,19 +132,22 @@ export class EntryExecutor {
   /** Reference instance name → instance, and method name → reference instance name. */
   private readonly instanceByName = new Map<string, SimulatedApi>();
   private instanceNameByMethod = new MethodOwners(new Map(), []);
+  /** Some instance has asynchronous calls: only `executeAsync` may run this entry's calls. */
+  private asyncInstances = false;
 
   constructor(private readonly options: ExecutorOptions) {}
 
   /** Create the instances on first use (the reference creates them on the first execution). */
   private ensureInstances(): void {
     if (this.instances.size > 0 || this.options.involvedClasses.length === 0) return;
-    const { initialConfig, involvedClasses, longContext, context, modelName, entryId } = this.options;
+    const { initialConfig, involvedClasses, longContext, context, modelName, entryId, agentic } = this.options;
     const classesKey = involvedClasses.join('\0');
     const known = methodOwnersByClasses.get(classesKey);
     const ownerIndex = known ?? new Map<string, number>();
     const names: string[] = [];
     for (const className of involvedClasses) {
-      const instance = createSimulatedInstance(className, context);
+      const instance = createInstance(className, context, agentic);
+      if (isAsyncInstance(instance)) this.asyncInstances = true;
       if (!STATELESS_CLASSES.has(className)) {
         const config = initialConfig.get(className);
         const scenario = config instanceof Map ? pyDeepCopy(config) : new Map<PyKey, PyValue>();
@@ -167,10 +174,31 @@ export class EntryExecutor {
     return snapshotState(this.getInstances());
   }
 
+  /** Whether the entry's calls must go through `executeAsync` (agentic backends with network or embedder work). */
+  needsAsync(): boolean {
+    this.ensureInstances();
+    return this.asyncInstances;
+  }
+
   /** Execute call strings in order; one result string per call, errors included. */
   execute(calls: readonly string[]): string[] {
     this.ensureInstances();
+    if (this.asyncInstances) throw new InternalError(`${this.options.entryId}: its instances have asynchronous calls; use executeAsync`);
     return calls.map((call) => this.executeOne(call));
+  }
+
+  /**
+   * Execute call strings one after another in order, awaiting each call's asynchronous work (an
+   * embedding before a vector search, a web request) before the next starts, as the reference
+   * runs them. One result string per call: Python exceptions become `Error during execution: ...`
+   * as in `execute`; harness errors (`BfclError`: a search service that refuses every request, a
+   * cache miss in replay mode, an embedder failure) and aborts are thrown, never shown to the model.
+   */
+  async executeAsync(calls: readonly string[]): Promise<string[]> {
+    this.ensureInstances();
+    const results: string[] = [];
+    for (const call of calls) results.push(await this.executeOneAsync(call));
+    return results;
   }
 
   /**
@@ -205,6 +233,112 @@ export class EntryExecutor {
       // A JS error here is a bug in a simulated class; the reference reports every exception as text.
       return executionErrorText(error instanceof Error ? error.message : String(error));
     }
+  }
+
+  private async executeOneAsync(call: string): Promise<string> {
+    try {
+      const forbidden = forbiddenCallNameOf(call, this.instanceNameByMethod);
+      if (forbidden !== undefined) throw new PyException('Exception', `Function call ${forbidden} is not allowed.`);
+      return serializeResult(await this.evaluateAsync(this.parseForExecution(call)));
+    } catch (error) {
+      if (error instanceof PyException) return executionErrorText(error.message);
+      if (error instanceof BfclError || isAbortError(error)) throw error;
+      if (error instanceof RangeError) return executionErrorText('maximum recursion depth exceeded');
+      return executionErrorText(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /**
+   * `evaluate` for the async path: the same rules and evaluation order, but calls are awaited.
+   * A subtree without calls is evaluated synchronously (it cannot reach an instance).
+   */
+  private async evaluateAsync(node: ExprNode): Promise<PyValue> {
+    if (!containsCall(node)) return this.evaluate(node);
+    switch (node.type) {
+      case 'List': {
+        const items: PyValue[] = [];
+        for (const e of node.elts) items.push(await this.evaluateAsync(e));
+        return items;
+      }
+      case 'Tuple': {
+        const items: PyValue[] = [];
+        for (const e of node.elts) items.push(await this.evaluateAsync(e));
+        return new PyTuple(items);
+      }
+      case 'Set': {
+        const keys: PyKey[] = [];
+        for (const e of node.elts) keys.push(hashKey(await this.evaluateAsync(e)));
+        return new PySet(keys);
+      }
+      case 'Dict': {
+        const dict: PyDict = new Map();
+        for (let i = 0; i < node.keys.length; i++) {
+          const keyNode = node.keys[i]!;
+          const value = await this.evaluateAsync(node.values[i]!);
+          if (keyNode === null) {
+            if (!(value instanceof Map)) throw new PyException('TypeError', `'${typeof value}' object is not a mapping`);
+            for (const [k, v] of value) dict.set(k, v);
+          } else {
+            dict.set(hashKey(await this.evaluateAsync(keyNode)), value);
+          }
+        }
+        return dict;
+      }
+      case 'UnaryOp':
+        return pyUnaryOp(UNARY_OPERATORS[node.op], await this.evaluateAsync(node.operand), pyTruthy);
+      case 'BinOp': {
+        const op = ARITHMETIC_OPERATORS[node.op];
+        const left = await this.evaluateAsync(node.left);
+        const right = await this.evaluateAsync(node.right);
+        if (op === undefined) throw new PyException('TypeError', `unsupported operator ${node.op}`);
+        return pyBinaryOp(op, left, right);
+      }
+      case 'Call':
+        return this.callAsync(node);
+      default:
+        // The sync evaluator refuses these without evaluating their parts.
+        return this.evaluate(node);
+    }
+  }
+
+  private async callAsync(node: CallNode): Promise<PyValue> {
+    const func = node.func;
+    if (func.type === 'Attribute' && func.value.type !== 'Name') {
+      // As resolveCallee: the value is evaluated (a call in it awaited), then the method refused.
+      await this.evaluateAsync(func.value);
+      throw new PyException('TypeError', `calling '.${func.attr}()' is not supported`);
+    }
+    const callee = this.resolveCallee(func);
+    const positional: PyValue[] = [];
+    for (const arg of node.args) {
+      if (arg.type === 'Starred') {
+        const value = await this.evaluateAsync(arg.value);
+        if (Array.isArray(value)) positional.push(...value);
+        else if (value instanceof PyTuple) positional.push(...value.items);
+        else throw new PyException('TypeError', `argument after * must be an iterable`);
+      } else {
+        positional.push(await this.evaluateAsync(arg));
+      }
+    }
+    const keywords: [string, PyValue][] = [];
+    for (const kw of node.keywords) {
+      const value = await this.evaluateAsync(kw.value);
+      if (kw.arg !== null) {
+        keywords.push([kw.arg, value]);
+      } else if (value instanceof Map) {
+        for (const [k, v] of value) {
+          if (typeof k !== 'string') throw new PyException('TypeError', 'keywords must be strings');
+          keywords.push([k, v]);
+        }
+      } else {
+        throw new PyException('TypeError', `${callee.instance._className}.${callee.attr}() argument after ** must be a mapping`);
+      }
+    }
+    const args = bindArguments(callee.instance._className, callee.attr, callee.params, positional, keywords);
+    // The vector memory embeds what a search needs before the (synchronous) search runs.
+    if (preparesCalls(callee.instance)) await callee.instance._prepareCall(callee.attr, args);
+    const result: unknown = callee.method.apply(callee.instance, args);
+    return result instanceof Promise ? ((await result) as PyValue) : (result as PyValue);
   }
 
   private evaluate(node: ExprNode): PyValue {
@@ -314,4 +448,20 @@ export class EntryExecutor {
     const args = bindArguments(callee.instance._className, callee.attr, callee.params, positional, keywords);
     return callee.method.apply(callee.instance, args);
   }
+}
+
+/** Whether a call appears anywhere in `node` (only then can its evaluation reach an instance). */
+function containsCall(node: unknown): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) return node.some(containsCall);
+  const record = node as Record<string, unknown>;
+  if (record.type === 'Call') return true;
+  if (record.type === 'Constant') return false;
+  for (const key in record) if (key !== 'type' && containsCall(record[key])) return true;
+  return false;
+}
+
+/** An abort of the run (Ctrl-C, a stopped run) as fetch and timers report it. */
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
 }
