@@ -9,9 +9,9 @@ import { containMultiTurnInteraction } from '../spec/categories.js';
 import { type FailureCause, type Model, queryFailureOf } from '../spec/model.js';
 import type { TestEntry } from '../spec/schemas.js';
 import { DatasetError } from '../util/errors.js';
+import { stopsTheRun } from './agentic-errors.js';
 import { INFERENCE_ERROR_PREFIX } from './inference-log.js';
-import type { LoopOptions } from './loop-options.js';
-import { inferMultiTurn } from './multi-turn.js';
+import { type MultiTurnOptions, inferMultiTurn } from './multi-turn.js';
 import { inferSingleTurn } from './single-turn.js';
 
 /** The key that marks an error line as permanent (its value: the cause, e.g. `HTTP 400`); our addition to the reference's error lines. */
@@ -29,7 +29,7 @@ export type EntryOutcome =
   | { readonly kind: 'interrupted' };
 
 /** Run the entry through the multi-turn loop (multi-turn and agentic ids) or the single-turn one. */
-export async function inferEntry(model: Model, entry: TestEntry, options: LoopOptions): Promise<EntryOutcome> {
+export async function inferEntry(model: Model, entry: TestEntry, options: MultiTurnOptions): Promise<EntryOutcome> {
   try {
     const line = containMultiTurnInteraction(entry.id)
       ? await inferMultiTurn(model, entry, options)
@@ -41,6 +41,8 @@ export async function inferEntry(model: Model, entry: TestEntry, options: LoopOp
     // A dataset file that is missing or broken (e.g. long_context.json, read when the first
     // long-context entry needs it) fails every such entry alike: the run stops and names it.
     if (error instanceof DatasetError) throw error;
+    // So does a search service or an embedder that cannot serve any entry (see agentic-errors.ts).
+    if (stopsTheRun(error)) throw error;
     const message = errorMessage(error);
     const failure = queryFailureOf(error);
     const cause = failure?.failureCause ?? OTHER_FAILURE;

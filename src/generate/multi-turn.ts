@@ -2,13 +2,20 @@
  * The multi-turn loop (base_handler.py::inference_multi_turn_FC / _prompting, one structure for
  * both): per turn, query until the model's answer decodes to no call, fails to decode, or the step
  * limit is hit; execute every decoded call on the entry's simulated APIs and feed the results back.
+ *
+ * Agentic entries (web search, memory) run through the same loop (agentic spec §5): their backends
+ * come from `options.agentic`, their calls are executed asynchronously, memory entries get the
+ * memory instruction in their system prompt, and a memory prerequisite flushes its snapshot at the end.
  */
 
+import type { MemoryApi } from '../agentic/memory/memory-api.js';
+import { type AgenticBackends, isMemoryInstance } from '../exec/agentic-instances.js';
 import { EntryExecutor } from '../exec/executor.js';
 import { makeJsonSerializable } from '../py/json.js';
 import { pyStr } from '../py/repr.js';
 import { PyObject, type PyDict, type PyValue } from '../py/value.js';
 import { OMIT_STATE_INFO_CLASSES, STATELESS_CLASSES } from '../sim/registry.js';
+import { isMemory, isMemoryPrereq } from '../spec/categories.js';
 import type { Conversation, Model } from '../spec/model.js';
 import type { Message, TestEntry } from '../spec/schemas.js';
 import {
@@ -21,7 +28,14 @@ import {
   messageRecord,
   tokenCount,
 } from './inference-log.js';
+import { memoryInstructionPrompt, withMemorySystemPrompt } from './agentic-prompts.js';
 import { type LoopOptions, queryOptionsOf, throwIfInterrupted } from './loop-options.js';
+
+/** The loop's options plus the agentic backends (needed only by web search and memory entries). */
+export interface MultiTurnOptions extends LoopOptions {
+  /** What `WebSearchAPI` and the memory classes are built with. */
+  readonly agentic?: AgenticBackends;
+}
 
 /** Per-turn lists of per-step values, as the result line stores them. */
 interface TurnSeries {
@@ -36,7 +50,7 @@ interface TurnSeries {
  * Run one multi-turn entry and return its result line:
  * `id, result, input_token_count, output_token_count, latency, inference_log, [reasoning_content]`.
  */
-export async function inferMultiTurn(model: Model, entry: TestEntry, options: LoopOptions): Promise<PyDict> {
+export async function inferMultiTurn(model: Model, entry: TestEntry, options: MultiTurnOptions): Promise<PyDict> {
   // BFCL parity: base_handler.py — `test_category` is the id without its last `_<index>`.
   const category = entry.id.slice(0, Math.max(0, entry.id.lastIndexOf('_')));
   const executor = new EntryExecutor({
@@ -46,6 +60,7 @@ export async function inferMultiTurn(model: Model, entry: TestEntry, options: Lo
     involvedClasses: entry.involvedClasses ?? [],
     longContext: category.includes('long_context') || category.includes('composite'),
     context: options.simContext,
+    ...(options.agentic !== undefined && { agentic: options.agentic }),
   });
 
   const inferenceLog: PyValue[] = [];
@@ -57,11 +72,19 @@ export async function inferMultiTurn(model: Model, entry: TestEntry, options: Lo
   // The instances exist before the first query, so the log starts with the initial state.
   logState();
 
+  // BFCL parity: base_handler.py::inference_multi_turn_* — the memory instruction shows the memory
+  // as loaded from the snapshot when the entry starts; it is not refreshed later in the entry.
+  const memory = isMemory(category) ? memoryInstanceOf(executor) : undefined;
+  const startQuestion =
+    memory === undefined
+      ? entry.question
+      : withMemorySystemPrompt(entry.question, memoryInstructionPrompt(category, String(entry.scenario), memory._dumpCoreMemoryToContext()));
+
   let functions: PyValue[] = [...entry.functionDocs];
   const { conversation, question } = model.startConversation({
     entryId: entry.id,
     functions,
-    question: entry.question,
+    question: startQuestion,
     multiTurn: true,
   });
 
@@ -89,6 +112,9 @@ export async function inferMultiTurn(model: Model, entry: TestEntry, options: Lo
     logState();
     if (forceQuit) break;
   }
+  // BFCL parity: base_handler.py::inference_multi_turn_* — a prerequisite conversation writes its
+  // memory snapshot once its turns are over, force quit included; an exception skips this.
+  if (memory !== undefined && isMemoryPrereq(entry.id)) memory._flushSnapshot();
 
   const line: PyDict = new Map<string, PyValue>([
     ['id', entry.id],
@@ -152,7 +178,7 @@ async function runTurn(
       break;
     }
 
-    const results = executor.execute(decoded.value);
+    const results = executor.needsAsync() ? await executor.executeAsync(decoded.value) : executor.execute(decoded.value);
     conversation.addExecutionResults(results, decoded.value, step);
     for (const result of results) stepLog.push(logRecord('tool', [['content', result]]));
 
@@ -172,6 +198,17 @@ async function runTurn(
   series.reasoning.push(reasoning);
   inferenceLog.push(turnLog);
   return forceQuit;
+}
+
+/** The entry's memory backend (memory entries involve exactly one class). */
+function memoryInstanceOf(executor: EntryExecutor): MemoryApi {
+  const instances = [...executor.getInstances().values()];
+  const memory = instances[0];
+  // BFCL parity: base_handler.py — `assert len(involved_instances) == 1`.
+  if (instances.length !== 1 || memory === undefined || !isMemoryInstance(memory)) {
+    throw new Error('Memory category should only involve one class.');
+  }
+  return memory;
 }
 
 /**
