@@ -12,13 +12,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { SimContext } from '../sim/simulated-api.js';
-import { containMultiTurnInteraction, isAgentic, isFormatSensitivity, sortById, type Category } from '../spec/categories.js';
+import { containMultiTurnInteraction, isFormatSensitivity, sortById, type Category } from '../spec/categories.js';
 import type { Model } from '../spec/model.js';
 import type { TestEntry } from '../spec/schemas.js';
 import { linkSignals } from '../util/abort-signals.js';
+import { type AgenticRunBackends, executorBackendsOf } from './agentic-backends.js';
+import { clearMemorySnapshotsForOverwrite, prepareAgenticEntries } from './agentic-run.js';
 import { inferEntry } from './infer-entry.js';
 import { IntervalLog, seconds } from './interval-log.js';
-import type { LoopOptions } from './loop-options.js';
+import type { MultiTurnOptions } from './multi-turn.js';
 import { ProgressReporter, formatDuration, type ProgressSink, type WorkEstimate } from './progress.js';
 import { RequestMonitor, type EndpointContext, type StopRequest } from './request-monitor.js';
 import {
@@ -68,6 +70,8 @@ export interface GenerationOptions {
   /** `--num-threads`; undefined: the model's default (1 for API models). */
   readonly numThreads: number | undefined;
   readonly simContext: SimContext;
+  /** Backends of the agentic entries (web search, memory snapshots, embeddings); needed only when the run has such entries. */
+  readonly agentic?: AgenticRunBackends;
   /** Fired on Ctrl-C: no new entry starts, running ones are abandoned (not written). */
   readonly signal?: AbortSignal;
   /** Where progress goes (stderr). */
@@ -143,7 +147,6 @@ export function unsupportedReason(model: Pick<Model, 'mode' | 'registryName'>, i
   if (model.mode === 'fc' && isFormatSensitivity(id)) {
     return `Format sensitivity test cases are only supported for prompting (non-FC) models; ${model.registryName} is a FC model, so they are skipped.`;
   }
-  if (isAgentic(id)) return 'Agentic categories (web_search, memory) need backends this port does not have yet; they are skipped.';
   return undefined;
 }
 
@@ -162,10 +165,12 @@ export async function generateForModel(model: Model, options: GenerationOptions)
   const files = options.categories.flatMap((category) => resultFilesOfCategory(modelDir, category));
   const replace = options.allowOverwrite && !options.runIds;
   const existing = scanExistingResults(files, { allowOverwrite: options.allowOverwrite, runIds: options.runIds, retryErrors: options.retryErrors ?? false });
-  const pending = sortById(supported.filter((entry) => !existing.doneIds.has(entry.id) && !existing.permanentIds.has(entry.id)));
+  // Memory prerequisites no question needs are dropped; agentic entries get their initial_config.
+  const pending = prepareAgenticEntries(sortById(supported.filter((entry) => !existing.doneIds.has(entry.id) && !existing.permanentIds.has(entry.id))), modelDir);
   const pendingIds = new Set(pending.map((entry) => entry.id));
   if (!options.allowOverwrite) removeStaleLines(files, pendingIds);
   else if (replace) removeStaleLines(existing.scannedFiles, pendingIds);
+  if (replace) for (const folder of clearMemorySnapshotsForOverwrite(modelDir, supported, pending)) write(`Removed the memory snapshots of the previous run: ${folder}`);
   for (const line of describeExisting(existing, options.allowOverwrite)) write(line);
 
   const skippedPermanent: Record<string, number> = {};
@@ -245,10 +250,13 @@ export async function generateForModel(model: Model, options: GenerationOptions)
     work: () => workEstimate(unfinishedEntries, requestsPerTurn, requests),
   });
   const lines = new IntervalLog((text) => progress.message(text), options.logIntervalMs ?? DEFAULT_LOG_INTERVAL_MS);
-  const loopOptions: LoopOptions = {
+  // The memory backends' warning (a chain without a snapshot to start from) goes with the progress output.
+  const agentic = executorBackendsOf(options.agentic, (message) => progress.message(message), signal);
+  const loopOptions: MultiTurnOptions = {
     includeInputLog: options.includeInputLog,
     excludeStateLog: options.excludeStateLog,
     simContext: options.simContext,
+    ...(agentic !== undefined && { agentic }),
     signal,
     queryHooks: (entryId) => requests.hooksFor(entryId),
   };
