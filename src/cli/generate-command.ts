@@ -13,6 +13,10 @@
 
 import type { BfclDataset } from '../data/dataset.js';
 import { openCommandDataset } from './command-dataset.js';
+import { embedderOptionsFromEnv } from '../agentic/memory/create-embedder.js';
+import { writeWebCacheManifest } from '../agentic/web/search-cache.js';
+import { packageVersion } from '../data/data-dir.js';
+import { type AgenticOptions, type AgenticRunBackends, createAgenticRunBackends } from '../generate/agentic-backends.js';
 import { errorsAtEnd, generationReport } from '../generate/generation-report.js';
 import { type ModelGenerationSummary, unsupportedReason } from '../generate/run-generation.js';
 import { generateWithManifest } from '../generate/run-manifest.js';
@@ -71,6 +75,8 @@ export interface GenerateDependencies {
   readonly heartbeatMs?: number;
   /** Retry and failure lines: one per kind per interval (default 10 s). */
   readonly logIntervalMs?: number;
+  /** Agentic backend settings merged over those of the flags and environment (a test's SerpAPI endpoint, embedder...). */
+  readonly agentic?: AgenticOptions;
 }
 
 /** Environment variable: simulated latency of the oracle's answers, in milliseconds (benchmarks, tests). */
@@ -168,6 +174,11 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
     const builder = deps.buildModel ?? buildModel;
     const models = options.models.map((name) => builder(name, context));
     requireSomethingToGenerate(models, selection.entries.map((entry) => entry.id));
+    // Web search keys, the search cache and memory_vector's embeddings are checked before any entry runs.
+    const agentic = await createAgenticRunBackends(
+      selection.entries.map((entry) => entry.id),
+      agenticOptionsOf(options, io, deps.agentic),
+    );
 
     // Every model's folder is locked before any entry runs, so a second run fails at once.
     const startedAt = new Date();
@@ -206,6 +217,7 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
           excludeStateLog: options.excludeStateLog,
           numThreads: options.numThreads,
           simContext,
+          ...(hasAgenticBackends(agentic) && { agentic }),
           signal,
           progress,
           ...(options.maxConsecutiveFailures !== undefined && { maxConsecutiveFailures: options.maxConsecutiveFailures }),
@@ -221,6 +233,10 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
       if (summary.stop !== undefined || summary.interrupted) break;
     }
 
+    if (agentic.web !== undefined && options.searchCacheDir !== undefined && (options.searchCacheMode === 'record' || options.searchCacheMode === 'auto')) {
+      const cache = await writeWebCacheManifest(options.searchCacheDir, packageVersion());
+      io.stderr(`Web search cache ${options.searchCacheDir}: ${cache.records} records (digest ${cache.digest.slice(0, 16)}).\n`);
+    }
     const interruptedBy = interrupt?.received();
     const exitCode = exitCodeOf(summaries, interruptedBy);
     const last = summaries.at(-1);
@@ -239,6 +255,34 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
     for (const lock of locks) await lock.release();
     interrupt?.dispose();
   }
+}
+
+/**
+ * The agentic backend settings: SerpAPI key from `SERPAPI_API_KEY`, the search cache flags, the
+ * embeddings flag over `BFCL_EMBEDDINGS_*`; then the caller's overrides.
+ */
+function agenticOptionsOf(options: GenerateOptions, io: CliIo, overrides: AgenticOptions | undefined): AgenticOptions {
+  const serpApiKey = nonEmpty(io.env['SERPAPI_API_KEY']);
+  const embeddings = embedderOptionsFromEnv(io.env);
+  return {
+    ...overrides,
+    web: {
+      ...(serpApiKey !== undefined && { serpApiKey }),
+      cacheMode: options.searchCacheMode ?? 'off',
+      ...(options.searchCacheDir !== undefined && { cacheDir: options.searchCacheDir }),
+      onRetry: (notice) => io.stderr(`SerpAPI rate limit (${notice.reason}) on attempt ${notice.attempt}; retrying in ${(notice.waitMs / 1000).toFixed(1)} s.\n`),
+      ...overrides?.web,
+    },
+    embeddings: {
+      ...embeddings,
+      ...(options.embeddingsBaseUrl !== undefined && { baseUrl: options.embeddingsBaseUrl }),
+      ...overrides?.embeddings,
+    },
+  };
+}
+
+function hasAgenticBackends(backends: AgenticRunBackends): boolean {
+  return backends.web !== undefined || backends.snapshots !== undefined || backends.embedder !== undefined;
 }
 
 /**

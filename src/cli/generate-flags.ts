@@ -48,6 +48,16 @@ export function registerGenerateCommand(program: Command, io: CliIo, runners: Cl
     .option('--max-consecutive-failures <n>', 'Stop the run after this many failed requests in a row (5xx, timeouts, lost connections) once none succeeded for a minute (default 10).', parsePositiveInt)
     .option('--retry-errors', 'Also generate entries that failed for good before (e.g. HTTP 400: prompt too long).')
     .option('--json', 'Print the end summary as JSON on stdout (progress stays on stderr).')
+    .option('--search-cache <dir>', 'Web search: directory of the record/replay cache of searches and pages (env BFCL_SEARCH_CACHE).')
+    .addOption(
+      new Option('--search-cache-mode <mode>', 'Web search cache: off, record, replay (no network; a miss fails the entry) or auto (default: off; auto when only --search-cache is given; env BFCL_SEARCH_CACHE_MODE).').choices([
+        'off',
+        'record',
+        'replay',
+        'auto',
+      ]),
+    )
+    .option('--embeddings-base-url <url>', 'memory_vector: an OpenAI-compatible /v1/embeddings server serving all-MiniLM-L6-v2 (env BFCL_EMBEDDINGS_BASE_URL; default: in process with @huggingface/transformers).')
     .action(async (flags: GenerateFlags) => {
       outcome.exitCode = await runners.runGenerate(toGenerateOptions(flags, io), io);
     });

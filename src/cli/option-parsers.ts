@@ -136,6 +136,44 @@ export interface GenerateFlags {
   maxConsecutiveFailures?: number;
   retryErrors?: boolean;
   json?: boolean;
+  searchCache?: string;
+  searchCacheMode?: SearchCacheMode;
+  embeddingsBaseUrl?: string;
+}
+
+/** `--search-cache-mode` values. */
+export type SearchCacheMode = 'off' | 'record' | 'replay' | 'auto';
+const SEARCH_CACHE_MODES: readonly SearchCacheMode[] = ['off', 'record', 'replay', 'auto'];
+
+/**
+ * The web-search cache and embeddings options from flags, else `BFCL_SEARCH_CACHE`,
+ * `BFCL_SEARCH_CACHE_MODE` and `BFCL_EMBEDDINGS_BASE_URL`. A cache directory alone means `auto`;
+ * a mode that uses the cache needs a directory.
+ */
+export function agenticGenerateOptions(
+  flags: Pick<GenerateFlags, 'searchCache' | 'searchCacheMode' | 'embeddingsBaseUrl'>,
+  io: CliIo,
+  projectRoot: string,
+): Pick<GenerateOptions, 'searchCacheDir' | 'searchCacheMode' | 'embeddingsBaseUrl'> {
+  const env = (name: string): string | undefined => {
+    const value = io.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const dir = flags.searchCache ?? env('BFCL_SEARCH_CACHE');
+  const modeText = flags.searchCacheMode ?? env('BFCL_SEARCH_CACHE_MODE');
+  if (modeText !== undefined && !SEARCH_CACHE_MODES.includes(modeText as SearchCacheMode)) {
+    throw new UsageError(`BFCL_SEARCH_CACHE_MODE must be one of ${SEARCH_CACHE_MODES.join(', ')}; got ${modeText}`);
+  }
+  const mode = (modeText as SearchCacheMode | undefined) ?? (dir === undefined ? 'off' : 'auto');
+  if (mode !== 'off' && dir === undefined) {
+    throw new UsageError(`--search-cache-mode ${mode} needs a cache directory: --search-cache <dir> (or BFCL_SEARCH_CACHE).`);
+  }
+  const embeddingsBaseUrl = flags.embeddingsBaseUrl ?? env('BFCL_EMBEDDINGS_BASE_URL');
+  return {
+    searchCacheMode: mode,
+    ...(dir !== undefined && { searchCacheDir: resolve(projectRoot, dir) }),
+    ...(embeddingsBaseUrl !== undefined && { embeddingsBaseUrl }),
+  };
 }
 
 /** Validated `GenerateOptions` from the parsed flags. */
@@ -167,6 +205,7 @@ export function toGenerateOptions(flags: GenerateFlags, io: CliIo): GenerateOpti
     ...(flags.maxConsecutiveFailures !== undefined && { maxConsecutiveFailures: flags.maxConsecutiveFailures }),
     ...(flags.retryErrors === true && { retryErrors: true }),
     ...(flags.json === true && { json: true }),
+    ...agenticGenerateOptions(flags, io, projectRoot),
   };
 }
 

@@ -53,6 +53,12 @@ export interface GenerateOptions {
   readonly retryErrors?: boolean | undefined;
   /** `--json`: print the end summary as JSON on stdout. */
   readonly json?: boolean | undefined;
+  /** `--search-cache` (env `BFCL_SEARCH_CACHE`): directory of the web-search record/replay cache (absolute). */
+  readonly searchCacheDir?: string | undefined;
+  /** `--search-cache-mode` (env `BFCL_SEARCH_CACHE_MODE`): off (default), record, replay or auto. */
+  readonly searchCacheMode?: 'off' | 'record' | 'replay' | 'auto' | undefined;
+  /** `--embeddings-base-url` (env `BFCL_EMBEDDINGS_BASE_URL`): an OpenAI-compatible /v1/embeddings server for memory_vector. */
+  readonly embeddingsBaseUrl?: string | undefined;
 }
 
 /** Options of `bfcl evaluate`. */
