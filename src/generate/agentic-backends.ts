@@ -12,6 +12,7 @@ import { EmbeddingsUnavailableError, type Embedder } from '../agentic/memory/emb
 import type { MemorySnapshotStore } from '../agentic/memory/memory-snapshot-store.js';
 import { NodeMemorySnapshotStore } from '../agentic/memory/node-memory-snapshot-store.js';
 import { createWebBackends, type WebBackendOptions } from '../agentic/web/create-web-backends.js';
+import { WebSearchServiceError } from '../agentic/web/web-errors.js';
 import { createWebSearchApiFactory, type WebBackends } from '../agentic/web/web-search-api.js';
 import type { AgenticBackends } from '../exec/agentic-instances.js';
 import { isMemory, isWebSearch } from '../spec/categories.js';
@@ -27,6 +28,11 @@ export interface AgenticOptions {
   readonly embedder?: Embedder;
   /** Where memory snapshots are read and written (default: the file system). */
   readonly snapshots?: MemorySnapshotStore;
+  /**
+   * The models of the run never search nor retrieve (the oracle answers from the ground truth): web
+   * search and memory_vector get backends that refuse every request, and need no key nor embeddings.
+   */
+  readonly noBackendCalls?: boolean;
 }
 
 /** The built backends of a run; each part is present only when a selected entry needs it. */
@@ -61,22 +67,43 @@ export function agenticNeedsOf(ids: readonly string[]): AgenticNeeds {
 export async function createAgenticRunBackends(ids: readonly string[], options: AgenticOptions = {}): Promise<AgenticRunBackends> {
   const needs = agenticNeedsOf(ids);
   let web: WebBackends | undefined;
-  if (needs.webSearch) {
+  if (needs.webSearch && options.noBackendCalls === true) {
+    web = NO_WEB_ACCESS;
+  } else if (needs.webSearch) {
     try {
       web = createWebBackends(options.web ?? {});
     } catch (error) {
-      if (error instanceof UsageError) throw new UsageError(`Cannot run the web search categories: ${error.message}.`, { cause: error });
+      if (error instanceof UsageError) throw new UsageError(`Web search: ${error.message}.`, { cause: error });
       throw error;
     }
   }
   let embedder: Embedder | undefined;
-  if (needs.memoryVector) {
+  if (needs.memoryVector && options.noBackendCalls === true) {
+    embedder = NO_EMBEDDINGS;
+  } else if (needs.memoryVector) {
     embedder = options.embedder ?? createEmbedder(options.embeddings ?? {});
     await probeEmbedder(embedder);
   }
   const snapshots = needs.memory ? (options.snapshots ?? new NodeMemorySnapshotStore()) : undefined;
   return { ...(web !== undefined && { web }), ...(embedder !== undefined && { embedder }), ...(snapshots !== undefined && { snapshots }) };
 }
+
+/** Web backends for runs whose models never search: a search or fetch is a harness bug, and stops the run. */
+const NO_WEB_ACCESS: WebBackends = {
+  search: {
+    name: 'none',
+    search: () => Promise.reject(new WebSearchServiceError('missing_api_key', 'This run has no web access (its models were not expected to search).')),
+  },
+  fetcher: {
+    name: 'none',
+    fetch: () => Promise.reject(new WebSearchServiceError('missing_api_key', 'This run has no web access (its models were not expected to fetch pages).')),
+  },
+};
+
+/** The embedder of runs whose models never search their vector memory. */
+const NO_EMBEDDINGS: Embedder = {
+  embed: () => Promise.reject(new EmbeddingsUnavailableError('This run has no embeddings (its models were not expected to search their memory).')),
+};
 
 /** One embedding, so a missing package, model or server stops the run before its first entry. */
 async function probeEmbedder(embedder: Embedder): Promise<void> {

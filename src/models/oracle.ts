@@ -2,7 +2,9 @@
  * `oracle`: a model that answers from the ground truth, so that `generate` and `evaluate` can run
  * offline end to end (and must then score every reachable entry). It behaves like an FC model:
  * single-turn answers are `[{name: "<arguments JSON>"}]`; in multi-turn entries each turn gets one
- * step with that turn's ground-truth calls, then an empty step (`[]`) that ends the turn.
+ * step with that turn's ground-truth calls, then an empty step (`[]`) that ends the turn. Agentic
+ * questions (web search, memory) are answered at once in the requested `{'answer': ..., 'context': ...}`
+ * text form with an expected answer; memory prerequisite conversations get `[]` in every turn.
  *
  * The ground truth comes in as a lookup (models/ does not read datasets); the CLI builds it.
  */
@@ -10,7 +12,7 @@
 import { decodeExecuteFC } from '../exec/decode/index.js';
 import { jsonDumps } from '../py/json.js';
 import type { PyDict, PyValue } from '../py/value.js';
-import { containMultiTurnInteraction, isJava, isJs } from '../spec/categories.js';
+import { containMultiTurnInteraction, isAgentic, isJava, isJs, isMemoryPrereq } from '../spec/categories.js';
 import type { Conversation, ConversationStart, Model, ModelStep, QueryOptions } from '../spec/model.js';
 import type { Message } from '../spec/schemas.js';
 import { type ModelConfig, buildModelConfig } from './model-registry.js';
@@ -144,11 +146,23 @@ class OracleConversation implements Conversation {
 
   /** The turn's ground-truth calls at step 0, then `[]` (an empty answer ends the turn). */
   private multiTurnAnswer(): PyValue {
+    if (isAgentic(this.start.entryId)) return this.agenticAnswer();
     if (this.stepInTurn > 0) return [];
     const turns = this.options.groundTruth(this.start.entryId);
     const calls = Array.isArray(turns) ? turns[this.turn] : undefined;
     if (!Array.isArray(calls) || calls.length === 0) return [];
     return fcResponses(calls.map((call) => groundTruthCall(String(call), this.functions)));
+  }
+
+  /**
+   * A text answer (it does not decode to calls, so it ends the turn and is what the checker reads)
+   * naming one of the expected answers; nothing to say in a prerequisite conversation.
+   */
+  private agenticAnswer(): PyValue {
+    if (isMemoryPrereq(this.start.entryId)) return [];
+    const answers = this.options.groundTruth(this.start.entryId);
+    if (!Array.isArray(answers) || answers.length === 0) throw new Error(`oracle: no ground truth for ${this.start.entryId}`);
+    return agenticAnswerText(answers.map(String));
   }
 
   private singleTurnAnswer(): PyValue {
@@ -164,6 +178,25 @@ class OracleConversation implements Conversation {
     if (!Array.isArray(truth)) throw new Error(`oracle: no ground truth for ${id}`);
     return fcResponses(answerCalls(this.functions, truth, languageOf(id)));
   }
+}
+
+/** Characters the agentic checker deletes before matching (spec §12.3). */
+const IGNORED_BY_CHECKER = /[,./\-_*^()]/g;
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+/**
+ * `{'answer': '<answer>', 'context': ...}` with the first expected answer that the checker's
+ * whole-word match finds inside quotes: one that begins and ends with a word character once the
+ * ignored punctuation is removed (`$49.99` needs a word character glued before it; its
+ * alternative `49.99` does not).
+ */
+export function agenticAnswerText(answers: readonly string[]): string {
+  const matchable = answers.find((answer) => {
+    const chars = Array.from(answer.replace(IGNORED_BY_CHECKER, ''));
+    return chars.length > 0 && WORD_CHAR.test(chars[0]!) && WORD_CHAR.test(chars.at(-1)!);
+  });
+  const answer = matchable ?? answers[0]!;
+  return `{'answer': '${answer}', 'context': 'The oracle answers from the ground truth.'}`;
 }
 
 /** Wait `ms`, or reject as soon as `signal` fires. */
