@@ -30,7 +30,7 @@ import { ORACLE_MODEL_NAME, createOracleModel } from '../models/oracle.js';
 import { parseJsonLossless } from '../py/json.js';
 import type { PyDict, PyValue } from '../py/value.js';
 import { lazySimContext } from '../sim/simulated-api.js';
-import { type Category, extractTestCategoryFromId, getCategoryInfo } from '../spec/categories.js';
+import { type Category, extractTestCategoryFromId, getCategoryInfo, isMemory, isWebSearch } from '../spec/categories.js';
 import type { Model } from '../spec/model.js';
 import type { GenerateOptions } from '../spec/options.js';
 import { UsageError } from '../util/errors.js';
@@ -143,7 +143,12 @@ function groundTruthLookup(dataset: BfclDataset, categories: readonly Category[]
       for (const category of categories) {
         const info = getCategoryInfo(category);
         if (!info.hasPossibleAnswer || info.isFormatSensitivity) continue;
-        for (const answer of dataset.loadPossibleAnswers(category)) byId.set(answer.id, answer.groundTruth);
+        // BFCL parity: utils.py::load_ground_truth_entry — agentic answer ids are not rewritten like
+        // their entries' (`memory_3-...` for `memory_kv_3-...`): the entries' rewrite is applied here.
+        const rewrite = isWebSearch(category) ? 'web_search' : isMemory(category) ? 'memory' : undefined;
+        for (const answer of dataset.loadPossibleAnswers(category)) {
+          byId.set(rewrite === undefined ? answer.id : answer.id.replaceAll(rewrite, category), answer.groundTruth);
+        }
       }
     }
     return byId.get(id);
@@ -177,7 +182,11 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
     // Web search keys, the search cache and memory_vector's embeddings are checked before any entry runs.
     const agentic = await createAgenticRunBackends(
       selection.entries.map((entry) => entry.id),
-      agenticOptionsOf(options, io, deps.agentic),
+      {
+        ...agenticOptionsOf(options, io, deps.agentic),
+        // The oracle answers from the ground truth and never searches: no SerpAPI key nor embeddings needed.
+        ...(models.every((model) => model.registryName === ORACLE_MODEL_NAME) && { noBackendCalls: true }),
+      },
     );
 
     // Every model's folder is locked before any entry runs, so a second run fails at once.
