@@ -170,7 +170,7 @@ export function agenticGenerateOptions(
   }
   const embeddingsBaseUrl = flags.embeddingsBaseUrl ?? env('BFCL_EMBEDDINGS_BASE_URL');
   return {
-    searchCacheMode: mode,
+    ...(mode !== 'off' && { searchCacheMode: mode }),
     ...(dir !== undefined && { searchCacheDir: resolve(projectRoot, dir) }),
     ...(embeddingsBaseUrl !== undefined && { embeddingsBaseUrl }),
   };
