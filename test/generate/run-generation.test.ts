@@ -135,16 +135,15 @@ describe('result files', () => {
     expect(inOrder.sortedFiles).toEqual([]);
   });
 
-  it('skips format sensitivity for FC models and agentic categories, with a warning', async () => {
+  it('skips format sensitivity for FC models, with a warning', async () => {
     const dir = tmp();
     const messages: string[] = [];
     const summary = await generateForModel(
       new ScriptedModel('fc', answer),
-      optionsFor(dir, ['format_sensitivity', 'web_search_base', 'irrelevance'], { progress: { write: (t) => void messages.push(t), isTTY: false } }),
+      optionsFor(dir, ['format_sensitivity', 'irrelevance'], { progress: { write: (t) => void messages.push(t), isTTY: false } }),
     );
     expect(summary).toMatchObject({ selected: 5, written: 5 });
     expect(messages.join('')).toContain('Format sensitivity test cases are only supported for prompting (non-FC) models');
-    expect(messages.join('')).toContain('Agentic categories (web_search, memory)');
     expect(existsSync(join(dir, 'scripted-fc', 'format_sensitivity'))).toBe(false);
   });
 
