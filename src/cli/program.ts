@@ -30,6 +30,7 @@ import { registerGenerateCommand } from './generate-flags.js';
 import { registerGroundTruthCommand } from './ground-truth-command.js';
 import { registerShowCommand } from './show-command.js';
 import { registerReportCommand } from './report-command.js';
+import { registerJudgeCommand } from './judge-flags.js';
 
 /** Where a command's exit code is left for `runCli` (commander does not return action results). */
 export interface CliOutcome {
@@ -102,6 +103,8 @@ export function buildProgram(io: CliIo, runners: CliRunners = DEFAULT_RUNNERS, o
   registerDiffCommand(program, io, outcome);
 
   registerReportCommand(program, io, outcome);
+
+  registerJudgeCommand(program, io, outcome);
 
   program
     .command('version')
