@@ -47,6 +47,9 @@ export function memorySnapshotPaths(modelResultDir: string, testId: string, scen
 
 const WARNING_SIGNS = '⚠️'.repeat(100);
 
+/** `initial_config` key that makes a chain's first prerequisite load the latest snapshot (a retried first prereq). */
+export const CONTINUE_CHAIN_KEY = 'continue_chain';
+
 /** The reference's warning when a non-first entry finds no snapshot to start from (spec §4.3). */
 export function missingSnapshotWarning(latestFile: string, testId: string): string {
   return (
@@ -95,7 +98,9 @@ export abstract class MemoryApi extends SimulatedApi {
     this.snapshot_folder = paths.snapshotFolder;
     this.latest_snapshot_file = paths.latestFile;
 
-    if (isFirstMemoryPrereqEntry(testId)) return;
+    // `continue_chain` (our addition, never set by the reference's loader): a first prereq generated
+    // again after an error continues from the chain's latest snapshot instead of starting empty.
+    if (isFirstMemoryPrereqEntry(testId) && !pyTruthy(dictLookup(scenario, CONTINUE_CHAIN_KEY) ?? false)) return;
     let text: string | undefined;
     try {
       text = this._deps.snapshots.readText(paths.latestFile);
