@@ -97,14 +97,14 @@ function withId(entry: PyDict, id: string): PyDict {
 // Generation-time set-up of agentic entries (reference: _llm_response_generation.py::collect_test_cases)
 
 /**
- * Drop memory prereq entries whose questions are not being generated, and remove from every
- * `depends_on` the ids that are not in `entries` (so nothing waits forever).
- * BFCL parity: utils.py::clean_up_memory_prereq_entries.
+ * Drop memory prereq entries whose questions are not being generated (except the ids of
+ * `keepPrereqs`), and remove from every `depends_on` the ids that are not kept (so nothing waits
+ * forever). BFCL parity: utils.py::clean_up_memory_prereq_entries (which has no `keepPrereqs`).
  */
-export function cleanUpMemoryPrereqEntries(entries: readonly TestEntry[]): TestEntry[] {
+export function cleanUpMemoryPrereqEntries(entries: readonly TestEntry[], keepPrereqs: ReadonlySet<string> = new Set()): TestEntry[] {
   const memoryCategories = new Set(entries.filter((e) => isMemory(e.id)).map((e) => extractTestCategoryFromId(e.id)));
   const kept = entries.filter((e) => {
-    if (!isMemory(e.id)) return true;
+    if (!isMemory(e.id) || keepPrereqs.has(e.id)) return true;
     const category = extractTestCategoryFromId(e.id);
     return !isMemoryPrereq(category) || memoryCategories.has(category.replaceAll('_prereq', ''));
   });

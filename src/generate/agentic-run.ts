@@ -8,8 +8,18 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+import { CONTINUE_CHAIN_KEY } from '../agentic/memory/memory-api.js';
 import { cleanUpMemoryPrereqEntries, withMemoryInitialConfig, withWebSearchInitialConfig } from '../data/agentic.js';
-import { extractTestCategoryFromId, getDirectoryStructureByCategory, isAgentic, isMemory, isMemoryPrereq } from '../spec/categories.js';
+import { toTestEntry } from '../data/test-entry.js';
+import type { PyDict } from '../py/value.js';
+import {
+  extractTestCategoryFromId,
+  getDirectoryStructureByCategory,
+  isAgentic,
+  isFirstMemoryPrereqEntry,
+  isMemory,
+  isMemoryPrereq,
+} from '../spec/categories.js';
 import type { TestEntry } from '../spec/schemas.js';
 
 /**
@@ -19,13 +29,32 @@ import type { TestEntry } from '../spec/schemas.js';
  * (`model_result_dir` = the absolute model result folder). Other entries pass unchanged.
  *
  * BFCL parity: _llm_response_generation.py::collect_test_cases — the clean-up runs after finished
- * ids were removed. Deviation: a prerequisite whose result is an error is not finished here (every
- * error line is generated again), so it runs again, on top of the scenario's latest snapshot.
+ * ids were removed. Deviation: a prerequisite whose earlier attempt ended as an error
+ * (`failedBefore`) is generated again, even when every question of its category is done: it runs
+ * on top of the scenario's latest snapshot and its flush adds its memory writes there (the
+ * reference never retries it, so that conversation's memory stays missing for good).
  */
-export function prepareAgenticEntries(pending: readonly TestEntry[], modelDir: string): TestEntry[] {
+export function prepareAgenticEntries(pending: readonly TestEntry[], modelDir: string, failedBefore: ReadonlySet<string> = new Set()): TestEntry[] {
   if (!pending.some((entry) => isAgentic(entry.id))) return [...pending];
   const modelResultDir = resolve(modelDir);
-  return cleanUpMemoryPrereqEntries(pending).map((entry) => withWebSearchInitialConfig(withMemoryInitialConfig(entry, modelResultDir)));
+  const retried = new Set(pending.flatMap((entry) => (isMemoryPrereq(entry.id) && failedBefore.has(entry.id) ? [entry.id] : [])));
+  const cleaned = cleanUpMemoryPrereqEntries(pending, retried);
+  return cleaned.map((entry) => {
+    const prepared = withWebSearchInitialConfig(withMemoryInitialConfig(entry, modelResultDir));
+    // A first prereq generated again must not wipe what the rest of its chain wrote meanwhile.
+    return retried.has(entry.id) && isFirstMemoryPrereqEntry(entry.id) ? continuingChain(prepared) : prepared;
+  });
+}
+
+/** The entry with `continue_chain: true` in its memory config: it starts from the chain's latest snapshot. */
+function continuingChain(entry: TestEntry): TestEntry {
+  const raw: PyDict = new Map(entry.raw);
+  const configs = new Map(entry.initialConfig);
+  for (const [className, config] of configs) {
+    if (config instanceof Map) configs.set(className, new Map([...config, [CONTINUE_CHAIN_KEY, true]]));
+  }
+  raw.set('initial_config', configs);
+  return toTestEntry(raw);
 }
 
 /** `<model dir>/agentic/memory/<backend>/memory_snapshot`: where a memory category's snapshots live. */
