@@ -166,7 +166,7 @@ export async function generateForModel(model: Model, options: GenerationOptions)
   const replace = options.allowOverwrite && !options.runIds;
   const existing = scanExistingResults(files, { allowOverwrite: options.allowOverwrite, runIds: options.runIds, retryErrors: options.retryErrors ?? false });
   // Memory prerequisites no question needs are dropped; agentic entries get their initial_config.
-  const pending = prepareAgenticEntries(sortById(supported.filter((entry) => !existing.doneIds.has(entry.id) && !existing.permanentIds.has(entry.id))), modelDir);
+  const pending = prepareAgenticEntries(sortById(supported.filter((entry) => !existing.doneIds.has(entry.id) && !existing.permanentIds.has(entry.id))), modelDir, existing.failedIds);
   const pendingIds = new Set(pending.map((entry) => entry.id));
   if (!options.allowOverwrite) removeStaleLines(files, pendingIds);
   else if (replace) removeStaleLines(existing.scannedFiles, pendingIds);
