@@ -93,6 +93,8 @@ export const AGREEMENT_GATE_EXIT_CODE = 3;
 export const JUDGE_FAILURES_EXIT_CODE = 4;
 const INTERRUPTED_EXIT_CODE = 130;
 
+const STRUCTURED_OUTPUT_FALLBACK_NOTE = 'The judge refused the JSON-schema response format (HTTP 400): asked with a forced tool call instead, as Phoenix does.\n';
+
 /** `bfcl judge`. */
 export async function runJudgeCommand(options: JudgeOptions, io: CliIo, deps: JudgeDependencies = {}): Promise<number> {
   const template = loadTemplate(options);
@@ -105,7 +107,7 @@ export async function runJudgeCommand(options: JudgeOptions, io: CliIo, deps: Ju
     options.judgePrice ?? (endpoint.inputPrice !== null && endpoint.outputPrice !== null ? { input: endpoint.inputPrice, output: endpoint.outputPrice } : null);
   const interrupt = deps.signal === undefined ? installInterruptHandler(io) : undefined;
   const signal = deps.signal ?? interrupt!.signal;
-  // Every request in flight listens to the signal (the SDK's abort): more than node's default 10.
+  // Every unit in flight links a signal of its own to this one: more listeners than node's default 10.
   setMaxListeners(Math.max(10, options.numThreads * 4), signal);
   const client = new JudgeClient(endpoint, {
     ...(options.timeoutSeconds !== undefined && { timeoutMs: options.timeoutSeconds * 1000 }),
@@ -239,7 +241,7 @@ async function judgeModel(
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const failed = outcome.records.filter((r) => r.execution_status === 'FAILED').length;
   io.stderr(`${outcome.records.length} records in ${dir} (${seconds} s); calibration.json, calibration.csv and disagreements.jsonl (${disagreements.length}) beside them.\n`);
-  if (outcome.structuredOutputFallback) io.stderr('The judge refused the JSON-schema response format (HTTP 400): asked with a forced tool call instead, as Phoenix does.\n');
+  if (outcome.structuredOutputFallback) io.stderr(STRUCTURED_OUTPUT_FALLBACK_NOTE);
   if (outcome.interrupted) {
     io.stderr('Interrupted: every answer received is recorded; run the same command again to judge the rest.\n');
     return INTERRUPTED_EXIT_CODE;
@@ -315,6 +317,7 @@ async function judgeTraces(
     io.stdout(`${outcome.records.length} records judged by ${options.judge}: ${labels}. Records: ${output}\n`);
   }
   io.stderr(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`);
+  if (outcome.structuredOutputFallback) io.stderr(STRUCTURED_OUTPUT_FALLBACK_NOTE);
   if (outcome.interrupted) return INTERRUPTED_EXIT_CODE;
   const failed = outcome.records.filter((r) => r.execution_status === 'FAILED').length;
   return finalCode([], failed, io);

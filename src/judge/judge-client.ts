@@ -10,6 +10,7 @@ import type { ClientOptions as AnthropicClientOptions } from '@anthropic-ai/sdk'
 import type { ClientOptions as OpenAIClientOptions } from 'openai';
 
 import { ProviderCallError, withRetry, type AttemptFailure, type RetryPolicy } from '../models/retry.js';
+import { linkSignals } from '../util/abort-signals.js';
 import type { JudgeEndpoint } from './judge-endpoint.js';
 import { MalformedReplyError, readLabel, readReplyText, type JudgeUsage } from './judge-reply.js';
 import type { JudgeMode, JudgeRequest } from './judge-request.js';
@@ -72,8 +73,18 @@ export class JudgeClient {
     this.post = post ?? sdkPost(endpoint, options);
   }
 
-  /** Ask about one unit: the request, then its reply read under `template` and `mode`. Never rejects for a judge failure. */
+  /** Ask about one unit: the request, then its reply read under `template` and `mode`. Rejects only when the run is interrupted. */
   async ask(request: JudgeRequest, template: JudgeTemplate, mode: JudgeMode): Promise<JudgeAnswer> {
+    // A signal of the unit's own: the SDKs never remove the listener they add per request.
+    const linked = linkSignals(this.options.signal);
+    try {
+      return await this.askOnce(request, template, mode, linked.signal);
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  private async askOnce(request: JudgeRequest, template: JudgeTemplate, mode: JudgeMode, signal: AbortSignal | undefined): Promise<JudgeAnswer> {
     const budget = (this.options.maxRetries ?? DEFAULT_MAX_RETRIES) + 1;
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const exceptions: string[] = [];
@@ -100,19 +111,19 @@ export class JudgeClient {
           async () => {
             attempts++;
             const sent = performance.now();
-            const text = await this.post(request.path, request.bodyText, { timeoutMs, signal: this.options.signal });
+            const text = await this.post(request.path, request.bodyText, { timeoutMs, signal });
             return { text, latency: (performance.now() - sent) / 1000 };
           },
           {
             label: `${this.endpoint.provider} POST ${request.path}`,
             policy: { ...this.options.retry, maxAttempts: budget - attempts },
             onFailure: (failure: AttemptFailure) => exceptions.push(failure.message),
-            ...(this.options.signal !== undefined && { signal: this.options.signal }),
+            ...(signal !== undefined && { signal }),
             ...(this.options.sleep !== undefined && { sleep: this.options.sleep }),
           },
         );
       } catch (error) {
-        if (this.options.signal?.aborted === true) throw error;
+        if (signal?.aborted === true) throw error;
         return failed(error instanceof ProviderCallError ? error.status : undefined);
       }
       let reply;
