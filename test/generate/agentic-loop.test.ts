@@ -194,7 +194,7 @@ describe('memory prerequisites in the loop', () => {
     const line = await run(new ScriptedModel('fc', always), entry('memory_rec_sum', 'memory_rec_sum_prereq_6-student-0'), k);
     expect(line.get('result') as PyValue[]).toHaveLength(1);
     const turn = turnLog(line, 0);
-    expect([...turn.keys()].filter((key) => key.startsWith('step_'))).toHaveLength(21);
+    expect([...turn.keys()].filter((key) => String(key).startsWith('step_'))).toHaveLength(21);
     const last = turn.get('step_20') as PyDict[];
     expect(last.at(-1)!.get('content')).toBe('Model has been forced to quit after 20 steps.');
     expect(k.store.files.get(snapshotPath('rec_sum', 'student_final.json'))).toBe(jsonDumps(new Map([['memory', 'x'.repeat(21)]]), { indent: 4 }));
