@@ -15,6 +15,9 @@ import { type GenerationOptions, generateForModel } from '../../src/generate/run
 import { TEST_IDS_FILE, selectTestEntries } from '../../src/generate/select-entries.js';
 import type { Category } from '../../src/spec/categories.js';
 import { NodeMemorySnapshotStore } from '../../src/agentic/memory/node-memory-snapshot-store.js';
+import { WebSearchServiceError } from '../../src/agentic/web/web-errors.js';
+import type { WebBackends } from '../../src/agentic/web/web-search-api.js';
+import { StubFetcher, StubSearch, pageResponse } from '../agentic/web/web-test-helpers.js';
 import { generationOptions } from '../helpers/generate-options.js';
 import { type Script, ScriptedModel, fcCall } from './scripted-model.js';
 
@@ -141,6 +144,22 @@ describe('memory categories in a run', () => {
     expect(log).toEqual(['memory_rec_sum_1-customer-1']);
     expect(summary).toMatchObject({ written: 1 });
     expect(existsSync(join(dir, MODEL, 'agentic', 'memory', 'kv'))).toBe(false);
+  });
+
+  it('a search service that refuses every request stops the run; what finished is kept', async () => {
+    const dir = tmp();
+    let searches = 0;
+    const search = new StubSearch(() => {
+      searches++;
+      return Promise.reject(new WebSearchServiceError('invalid_api_key', 'Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key'));
+    });
+    const web: WebBackends = { search, fetcher: new StubFetcher(() => pageResponse('')) };
+    const script: Script = () => ({ responses: [fcCall('search_engine_query', '{"keywords": "x"}')] });
+    await expect(generateForModel(new ScriptedModel('fc', script), optionsFor(dir, ['web_search_base', 'simple_python'], { agentic: { web } }))).rejects.toThrow(
+      /Invalid API key/,
+    );
+    expect(searches).toBe(1);
+    expect(existsSync(join(dir, MODEL, 'agentic', 'BFCL_v4_web_search_base_result.json'))).toBe(false);
   });
 
   it('prepareAgenticEntries gives web search and memory entries their initial_config', () => {
