@@ -353,7 +353,7 @@ function dryRun(
       continue;
     }
     toAsk++;
-    bytes += Buffer.byteLength(request.bodyText, 'utf8');
+    bytes += request.body.length;
   }
   // About four bytes of English or JSON per token: a rough figure, for a budget.
   const tokens = Math.round(bytes / 4);

@@ -123,8 +123,25 @@ export function collectBfclUnits(source: BfclUnitSource): CollectedUnits {
 
 const CHECKER_ERROR_TYPES = new Set(['multi_turn:empty_turn_model_response', 'multi_turn:instance_state_mismatch', 'multi_turn:execution_response_mismatch']);
 
+/**
+ * One string per distinct text: most units share their tool definitions (a multi-turn entry's
+ * turns, single-turn entries with the same docs), and a real run's 6,000 units hold 100 MB of them
+ * of which 14 MB are distinct.
+ */
+class TextPool {
+  private readonly texts = new Map<string, string>();
+
+  intern(text: string): string {
+    const known = this.texts.get(text);
+    if (known !== undefined) return known;
+    this.texts.set(text, text);
+    return text;
+  }
+}
+
 function categoryUnits(source: BfclUnitSource, category: Category, file: string, notes: string[]): JudgeUnit[] {
   const decoder = modelDecoder(source.settings.decoderMode);
+  const pool = new TextPool();
   const content = readResultFile(file, { inferenceLogAsText: true });
   const evaluation = evaluateCategory({
     category,
@@ -167,11 +184,11 @@ function categoryUnits(source: BfclUnitSource, category: Category, file: string,
     const failure = failures.get(entry.id);
     if (isMultiTurn(category)) {
       const groundTruth = answers!.get(entry.id) as string[][];
-      units.push(...multiTurnUnits(source, decoder, category, entry, prompt, groundTruth, failure));
+      units.push(...multiTurnUnits(source, decoder, category, entry, prompt, groundTruth, failure, pool));
     } else if (isRelevanceOrIrrelevance(category)) {
-      units.push(relevanceUnit(decoder, category, entry, prompt, failure));
+      units.push(relevanceUnit(decoder, category, entry, prompt, failure, pool));
     } else {
-      units.push(astUnit(decoder, category, entry, prompt, answers!.get(entry.id) ?? null, failure));
+      units.push(astUnit(decoder, category, entry, prompt, answers!.get(entry.id) ?? null, failure, pool));
     }
   }
   if (unknown.length > 0) notes.push(`${file}: ${unknown.length} result ids not in the dataset skipped (different dataset version?), e.g. ${unknown[0]}`);
@@ -243,7 +260,7 @@ function docNamesOf(docs: readonly PyValue[]): string[] {
   });
 }
 
-function astUnit(decoder: ModelDecoder, category: string, entry: ResultEntry, prompt: TestEntry, groundTruth: PyValue, failure: PyDict | undefined): JudgeUnit {
+function astUnit(decoder: ModelDecoder, category: string, entry: ResultEntry, prompt: TestEntry, groundTruth: PyValue, failure: PyDict | undefined, pool: TextPool): JudgeUnit {
   const bfcl = verdictOf(failure);
   if (isInferenceError(entry)) return skippedUnit(entry.id, category, inferenceErrorReason(entry), bfcl);
   const format = isJava(category) ? 'java' : isJs(category) ? 'javascript' : 'python';
@@ -257,7 +274,7 @@ function astUnit(decoder: ModelDecoder, category: string, entry: ResultEntry, pr
     inputs: {
       question: singleTurnQuestion(prompt.question[0] ?? []),
       tool_call: renderToolCalls(calls, docNames),
-      tool_definitions: toolDefinitionsText(prompt.functionDocs),
+      tool_definitions: pool.intern(toolDefinitionsText(prompt.functionDocs)),
     },
     skipReason: null,
     bfcl,
@@ -268,7 +285,7 @@ function astUnit(decoder: ModelDecoder, category: string, entry: ResultEntry, pr
   };
 }
 
-function relevanceUnit(decoder: ModelDecoder, category: string, entry: ResultEntry, prompt: TestEntry, failure: PyDict | undefined): JudgeUnit {
+function relevanceUnit(decoder: ModelDecoder, category: string, entry: ResultEntry, prompt: TestEntry, failure: PyDict | undefined, pool: TextPool): JudgeUnit {
   const bfcl = verdictOf(failure);
   if (isInferenceError(entry)) return skippedUnit(entry.id, category, inferenceErrorReason(entry), bfcl);
   // BFCL's relevance runner view: a call is there iff Python decoding works and is not empty.
@@ -282,7 +299,7 @@ function relevanceUnit(decoder: ModelDecoder, category: string, entry: ResultEnt
     inputs: {
       question: singleTurnQuestion(prompt.question[0] ?? []),
       tool_call: renderToolCalls(calls, docNames),
-      tool_definitions: toolDefinitionsText(prompt.functionDocs),
+      tool_definitions: pool.intern(toolDefinitionsText(prompt.functionDocs)),
     },
     skipReason: null,
     bfcl,
@@ -301,6 +318,7 @@ function multiTurnUnits(
   prompt: TestEntry,
   groundTruth: readonly (readonly string[])[],
   failure: PyDict | undefined,
+  pool: TextPool,
 ): JudgeUnit[] {
   const entryBfcl = verdictOf(failure);
   const result = entry.result;
@@ -325,21 +343,29 @@ function multiTurnUnits(
   }
   const units: JudgeUnit[] = [];
   let lastQuestion = '';
+  // The docs change only at hold-out turns: one text per stage.
+  const definitions = new Map<number, { docs: PyValue[]; text: string }>();
   for (let turn = 0; turn < result.length; turn++) {
     const messages = prompt.question[turn] ?? [];
     const userText = messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
     // A miss_func hold-out turn has no message of its own; BFCL sends its replacement sentence.
     const question = messages.length === 0 ? `${lastQuestion}\n${DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC}` : userText;
     if (messages.length > 0) lastQuestion = userText;
-    const docs = turnDocs(prompt, turn);
-    const docNames = docNamesOf(docs);
+    const stage = heldOutStage(prompt, turn);
+    let defs = definitions.get(stage);
+    if (defs === undefined) {
+      const docs = turnDocs(prompt, turn);
+      defs = { docs, text: pool.intern(toolDefinitionsText(docs)) };
+      definitions.set(stage, defs);
+    }
+    const docNames = docNamesOf(defs.docs);
     const gtCalls = groundTruth[turn] ?? [];
     const hasGroundTruthCalls = gtCalls.length > 0;
     units.push({
       id: entry.id,
       category,
       turn,
-      inputs: { question, tool_call: joinCallTexts(turnCallTexts(result[turn]!, decoder, docNames)), tool_definitions: toolDefinitionsText(docs) },
+      inputs: { question, tool_call: joinCallTexts(turnCallTexts(result[turn]!, decoder, docNames)), tool_definitions: defs.text },
       skipReason: null,
       bfcl: turnVerdict(entryBfcl, turn, forceTerminated, hasGroundTruthCalls, failingTurn),
       entryBfcl,
@@ -359,6 +385,13 @@ function turnVerdict(entry: BfclVerdict, turn: number, forceTerminated: boolean,
   if (failingTurn === undefined || turn > failingTurn) return none;
   if (turn < failingTurn) return { valid: true, errorType: null, error: null };
   return entry;
+}
+
+/** How many hold-out turns are at or before `turn` (the docs differ only between stages). */
+function heldOutStage(prompt: TestEntry, turn: number): number {
+  let stage = 0;
+  for (const k of prompt.missedFunction?.keys() ?? []) if (Number(k) <= turn) stage++;
+  return stage;
 }
 
 /** The docs offered in `turn`: the entry's (hold-outs removed, with the hint), then each hold-out of turns up to it, in turn order. */

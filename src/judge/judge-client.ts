@@ -59,7 +59,7 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_RETRIES = 10;
 
 /** A raw POST: resolves with the body of a 2xx answer, rejects with the SDK's error otherwise. */
-export type JudgePost = (path: string, bodyText: string, options: { readonly timeoutMs: number; readonly signal: AbortSignal | undefined }) => Promise<string>;
+export type JudgePost = (path: string, body: Buffer, options: { readonly timeoutMs: number; readonly signal: AbortSignal | undefined }) => Promise<string>;
 
 /** Asks one judge; one instance per run (it keeps the SDK client and its connections). */
 export class JudgeClient {
@@ -111,7 +111,7 @@ export class JudgeClient {
           async () => {
             attempts++;
             const sent = performance.now();
-            const text = await this.post(request.path, request.bodyText, { timeoutMs, signal });
+            const text = await this.post(request.path, request.body, { timeoutMs, signal });
             return { text, latency: (performance.now() - sent) / 1000 };
           },
           {
@@ -174,9 +174,11 @@ function sdkPost(endpoint: JudgeEndpoint, options: JudgeClientOptions): JudgePos
       ...(network as Pick<OpenAIClientOptions, 'fetch' | 'fetchOptions'>),
     });
   };
-  return async (path, bodyText, { timeoutMs, signal }) => {
+  return async (path, body, { timeoutMs, signal }) => {
     client ??= create();
-    const response = await (await client).post(path, { body: bodyText, headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 }).asResponse();
+    // Bytes go to undici as they are; an injected fetch (tests) gets the text.
+    const sent = options.fetch === undefined ? body : body.toString('utf8');
+    const response = await (await client).post(path, { body: sent, headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 }).asResponse();
     return response.text();
   };
 }

@@ -4,7 +4,7 @@
  * loses nothing finished), and at the end each file is rewritten in order with one line per unit.
  */
 
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import { isAnswered, parseRecordLine, recordLine, unitKey, type JudgeRecord } from './judge-record.js';
@@ -15,7 +15,8 @@ export type RecordFileOf = (record: Pick<JudgeRecord, 'category'>) => string;
 /** Records of one judge configuration: read, appended, rewritten. */
 export class JudgeRecordStore {
   private readonly existing = new Map<string, JudgeRecord[]>();
-  private readonly touched = new Set<string>();
+  /** Files appended to in this run, each open (appending) until `finish`. */
+  private readonly open = new Map<string, number>();
 
   constructor(private readonly fileOf: RecordFileOf) {}
 
@@ -38,12 +39,15 @@ export class JudgeRecordStore {
   /** Append one record to its file now. */
   append(record: JudgeRecord): void {
     const file = this.fileOf(record);
-    if (!this.touched.has(file)) {
+    let fd = this.open.get(file);
+    if (fd === undefined) {
       mkdirSync(dirname(file), { recursive: true });
       if (!this.existing.has(file)) this.existing.set(file, existsSync(file) ? readRecords(file) : []);
-      this.touched.add(file);
+      fd = openSync(file, 'a');
+      this.open.set(file, fd);
     }
-    appendFileSync(file, recordLine(record) + '\n');
+    // One write per line: what was written survives a crash or a kill.
+    writeSync(fd, recordLine(record) + '\n');
   }
 
   /**
@@ -53,8 +57,16 @@ export class JudgeRecordStore {
    */
   finish(current: readonly JudgeRecord[], order: (records: JudgeRecord[]) => JudgeRecord[] = (records) => records): string[] {
     const written: string[] = [];
-    for (const file of this.touched) {
-      const mine = current.filter((r) => this.fileOf(r) === file);
+    const byFile = new Map<string, JudgeRecord[]>();
+    for (const record of current) {
+      const file = this.fileOf(record);
+      const list = byFile.get(file);
+      if (list === undefined) byFile.set(file, [record]);
+      else list.push(record);
+    }
+    for (const [file, fd] of this.open) {
+      closeSync(fd);
+      const mine = byFile.get(file) ?? [];
       const keys = new Set(mine.map(unitKey));
       const earlier = (this.existing.get(file) ?? []).filter((r) => !keys.has(unitKey(r)));
       const lines = order([...mine, ...dedupeLast(earlier)]).map(recordLine);
@@ -63,6 +75,7 @@ export class JudgeRecordStore {
       renameSync(temp, file);
       written.push(file);
     }
+    this.open.clear();
     return written;
   }
 }

@@ -39,8 +39,10 @@ export interface JudgeRequestSettings {
 export interface JudgeRequest {
   /** Below the client's base URL. */
   readonly path: string;
-  /** The JSON body as sent. */
-  readonly bodyText: string;
+  /** The JSON body as sent, UTF-8 (bytes, so that the text is not kept on the heap while the request is out). */
+  readonly body: Buffer;
+  /** Whether the body asks for structured output by JSON schema (which a server may refuse with HTTP 400). */
+  readonly jsonSchemaOutput: boolean;
   /** SHA-256 of provider and body: same key, same question to the same judge. */
   readonly cacheKey: string;
 }
@@ -106,11 +108,12 @@ export function defaultJudgeMode(provider: JudgeProvider, model: string): JudgeM
 /** The request for `prompt`. */
 export function buildJudgeRequest(prompt: string, settings: JudgeRequestSettings): JudgeRequest {
   const body = settings.provider === 'openai' ? openAIBody(prompt, settings) : anthropicBody(prompt, settings);
-  const bodyText = JSON.stringify(body);
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
   return {
     path: settings.provider === 'openai' ? CHAT_COMPLETIONS_PATH : MESSAGES_PATH,
-    bodyText,
-    cacheKey: sha256Hex(settings.provider, '\n', bodyText),
+    body: bytes,
+    jsonSchemaOutput: body['response_format'] !== undefined,
+    cacheKey: sha256Hex(settings.provider, '\n', bytes),
   };
 }
 

@@ -102,6 +102,7 @@ export async function runJudgeUnits(
       finish(index, record({ ...NO_ANSWER, execution_status: unit.skipStatus ?? 'SKIPPED', cache_key: null }, { skip_reason: unit.skipReason ?? 'not judged' }));
       return;
     }
+    // The prompt is not kept while the request is out (it is in the request's bytes), unless it is recorded.
     const prompt = template.render(unit.inputs);
     const withPrompt = settings.includePrompt ? { prompt } : {};
     let request = buildJudgeRequest(prompt, requestSettings());
@@ -130,14 +131,14 @@ export async function runJudgeUnits(
       }
     }
     let answer = await asker.ask(request, template, mode);
-    if (answer.status === 'FAILED' && answer.httpStatus === 400 && template.kind === 'classification' && usesJsonSchema(request)) {
+    if (answer.status === 'FAILED' && answer.httpStatus === 400 && request.jsonSchemaOutput) {
       // Phoenix's OpenAI adapter: a server that refuses the JSON-schema response format gets a forced tool call instead, from then on.
       if (structuredOutput === 'json_schema') {
         structuredOutput = 'tool';
         structuredOutputFallback = true;
       }
       const refused = answer;
-      request = buildJudgeRequest(prompt, requestSettings());
+      request = buildJudgeRequest(template.render(unit.inputs), requestSettings());
       const retried = await asker.ask(request, template, mode);
       answer = { ...retried, exceptions: [...refused.exceptions, ...retried.exceptions], attempts: refused.attempts + retried.attempts };
     }
@@ -242,11 +243,6 @@ function makeRecord(unit: RunnableUnit, settings: JudgeRunSettings, answer: Answ
 
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
-}
-
-/** Whether a request asks for structured output by JSON schema (the one a server may refuse with 400). */
-function usesJsonSchema(request: JudgeRequest): boolean {
-  return request.bodyText.includes('"response_format":{"type":"json_schema"');
 }
 
 function round(seconds: number): number {

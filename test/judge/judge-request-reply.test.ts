@@ -57,11 +57,11 @@ describe("Phoenix's request rules (spec §3.1 step 8, §3.2, §3.6)", () => {
   });
 
   it('builds OpenAI bodies with OpenAIModel parameters, the tool forced in fc mode', () => {
-    const fc = JSON.parse(buildJudgeRequest('P', settings).bodyText) as Record<string, unknown>;
+    const fc = JSON.parse(buildJudgeRequest('P', settings).body.toString()) as Record<string, unknown>;
     expect(Object.keys(fc)).toEqual(['model', 'messages', 'frequency_penalty', 'presence_penalty', 'top_p', 'n', 'temperature', 'tools', 'tool_choice']);
     expect(fc['messages']).toEqual([{ role: 'system', content: 'P' }]);
     expect(fc['tool_choice']).toEqual({ type: 'function', function: { name: 'record_response' } });
-    const text = JSON.parse(buildJudgeRequest('P', { ...settings, mode: 'text', temperature: undefined, maxTokens: 50 }).bodyText) as Record<string, unknown>;
+    const text = JSON.parse(buildJudgeRequest('P', { ...settings, mode: 'text', temperature: undefined, maxTokens: 50 }).body.toString()) as Record<string, unknown>;
     expect(text).toEqual({ model: 'gpt-4o', messages: [{ role: 'system', content: 'P' }], frequency_penalty: 0, presence_penalty: 0, top_p: 1, n: 1, max_completion_tokens: 50 });
   });
 
@@ -75,7 +75,7 @@ describe("Phoenix's request rules (spec §3.1 step 8, §3.2, §3.6)", () => {
   });
 
   it('forces the tool on Claude in fc mode (not a Phoenix path) and sends Phoenix\'s max_tokens', () => {
-    const body = JSON.parse(buildJudgeRequest('P', { ...settings, provider: 'anthropic', model: 'claude-x', role: 'user' }).bodyText) as Record<string, unknown>;
+    const body = JSON.parse(buildJudgeRequest('P', { ...settings, provider: 'anthropic', model: 'claude-x', role: 'user' }).body.toString()) as Record<string, unknown>;
     expect(body['max_tokens']).toBe(1024);
     expect(body['tool_choice']).toEqual({ type: 'tool', name: 'record_response' });
     expect((body['tools'] as { input_schema: unknown }[])[0]!.input_schema).toEqual(recordResponseFunction(['correct', 'incorrect'], true)['parameters']);
