@@ -19,6 +19,7 @@ import { EntryExecutor } from '../src/exec/executor.js';
 import { pyDeepCopy } from '../src/py/operators.js';
 import { runGenerateBench, runGenerateCliBench } from './generate-bench.js';
 import { BUNDLED_CLI, generateOracleResults } from './oracle-results.js';
+import { runJudgeBench } from './judge-bench.js';
 
 interface ScenarioResult {
   readonly entries: number;
@@ -201,6 +202,11 @@ const SCENARIOS: Record<string, Scenario> = {
     label: 'generate all 800 multi-turn entries, server latency 200 ms, --num-threads 64',
     run: () => generate(200, 64),
     repeats: 1,
+  },
+  'judge-real-run': {
+    label:
+      'bfcl judge on the real gpt-oss-20b run (16 categories: BFCL verdicts, prompts, records, calibration; dataset parse cache off) against a local judge answering instantly, 20 threads',
+    run: () => runJudgeBench(dataDir!, join(conformanceDir(), 'real-run', 'result'), 20),
   },
   'evaluate-synthetic': {
     label: 'evaluate the two synthetic runs (17 categories each, incl. long_context)',
