@@ -19,6 +19,7 @@ import { summarizeModel, type CategoryScore, type ModelMetadata } from '../leade
 import { parseScoreHeader, walkScoreFiles } from '../score-files.js';
 import { parseLeaderboardCsv } from '../score-table.js';
 import { TextPool, buildFailureView } from './failure-view.js';
+import { collectJudgeCalibrations } from './judge-calibration.js';
 import type {
   CategoryScoreView,
   CostLatencyView,
@@ -270,6 +271,7 @@ export function collectReportData(options: CollectReportOptions): ReportData {
     errorClassCounts: classCounts,
     failures,
     sharedTexts: pool.texts,
+    judges: collectJudgeCalibrations(options.scoreDir, models.map((m) => m.dir), warnings),
     warnings,
   };
 }

@@ -12,6 +12,7 @@ import { formatPercent } from '../csv-writer.js';
 import { type Child, type Html, clientScript, fragment, h, raw } from './client.js';
 import type { CategoryScoreView, ModelView, ReportData } from './report-data.js';
 import { REPORT_CSS } from './styles.js';
+import { judgeSection } from './judge-calibration.js';
 import { createHash } from 'node:crypto';
 
 /** Colour-blind-safe palette (Okabe–Ito); model i gets colour i mod 8 (CSS classes swatch-i match). */
@@ -345,6 +346,7 @@ export function renderReportHtml(data: ReportData): string {
         ['#cost', 'Cost & latency'],
         ['#error-classes', 'Error classes'],
         ['#failures', 'Failures'],
+        ...((data.judges ?? []).length > 0 ? [['#judge', 'Judge']] : []),
       ].map(([href, text]) => h('a', { href }, text)),
     ),
     h(
@@ -360,6 +362,7 @@ export function renderReportHtml(data: ReportData): string {
       h('section', { class: 'block', id: 'cost' }, h('h2', null, 'Cost & latency'), costTable(data)),
       h('section', { class: 'block', id: 'error-classes' }, h('h2', null, 'Error classes'), errorClassTable(data)),
       h('section', { class: 'block', id: 'failures' }, h('h2', null, 'Failures'), failureBrowser(data)),
+      (data.judges ?? []).length > 0 ? h('section', { class: 'block', id: 'judge' }, h('h2', null, 'Judge calibration'), judgeSection(data.judges!)) : null,
     ),
     h('footer', null, 'Made by bfcl-ts. Self-contained: no network access; the data is embedded in this file.'),
     h('script', { type: 'application/json', id: 'report-data' }, raw(jsonForScript(data))),

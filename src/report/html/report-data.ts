@@ -1,3 +1,5 @@
+import type { JudgeCalibrationView } from './judge-calibration.js';
+
 /**
  * The data a report page is built from, and that it embeds as JSON for the failure browser.
  * Plain JSON only (no bigint, no Map): the page parses it with `JSON.parse`.
@@ -159,4 +161,6 @@ export interface ReportData {
   readonly sharedTexts: readonly string[];
   /** Problems met while reading (unreadable lines, missing files), shown at the top of the page. */
   readonly warnings: readonly string[];
+  /** `bfcl judge` calibrations found beside the score files. */
+  readonly judges?: readonly JudgeCalibrationView[];
 }
