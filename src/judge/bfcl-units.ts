@@ -8,7 +8,7 @@
 import type { BfclDataset } from '../data/dataset.js';
 import { listResultFiles } from '../data/result-files.js';
 import { isFunctionCallingFormatOutput } from '../evaluate/ast/ast-checker.js';
-import { evaluateCategory } from '../evaluate/evaluate-category.js';
+import { evaluateCategory, type CategoryEvaluationInput } from '../evaluate/evaluate-category.js';
 import { isEmptyExecuteResponse, modelDecoder, type ModelDecoder } from '../evaluate/model-decoder.js';
 import { checkMultiTurn } from '../evaluate/multi-turn/multi-turn-checker.js';
 import { readResultFile } from '../evaluate/read-results.js';
@@ -21,7 +21,6 @@ import { jsonDumps } from '../py/json.js';
 import { pyIterate } from '../py/ops.js';
 import { pyStr } from '../py/repr.js';
 import type { PyDict, PyValue } from '../py/value.js';
-import type { SimContext } from '../sim/simulated-api.js';
 import {
   isAgentic,
   isFormatSensitivity,
@@ -76,7 +75,8 @@ export interface BfclUnitSource {
   readonly modelDir: string;
   readonly categories: readonly Category[];
   readonly settings: ModelEvaluationSettings;
-  readonly context: SimContext;
+  /** The simulated APIs' long-context data (as evaluate takes it). */
+  readonly context: CategoryEvaluationInput['context'];
 }
 
 /** The units of a run and what could not be judged. */

@@ -225,6 +225,16 @@ describe('bfcl judge against a local judge server (built binary)', () => {
     expect(first.stdout).toContain('agreement with BFCL');
   });
 
+  it('shows the calibration and the disagreements in bfcl report', async () => {
+    const report = await runBuiltCli(['report'], project, env());
+    expect(report.code, report.stderr).toBe(0);
+    const html = readFileSync(join(project, 'score', 'report.html'), 'utf8');
+    expect(html).toContain('Judge calibration</h2>');
+    expect(html).toContain('oracle: judge openai-compatible/judge-model (tool_calling@2.13.0, fc mode)');
+    const firstDisagreement = jsonLines<{ id: string }>(readFileSync(join(recordsDir, 'disagreements.jsonl'), 'utf8'))[0]!;
+    expect(html).toContain(`<code>${firstDisagreement.id}`);
+  });
+
   it('asks again only about the failed units on the next run, and everything with -o', async () => {
     const failedBefore = records().filter((r) => r.execution_status === 'FAILED').length;
     const asked = records().filter((r) => r.execution_status !== 'SKIPPED').length;
