@@ -12,12 +12,15 @@ import { NOT_PARSABLE } from './snap-to-rail.js';
 
 /** A column of the confusion matrix. */
 export type JudgeColumn = 'correct' | 'incorrect' | 'NOT_PARSABLE' | 'failed' | 'skipped';
+/** The columns in display order. */
 export const JUDGE_COLUMNS: readonly JudgeColumn[] = ['correct', 'incorrect', 'NOT_PARSABLE', 'failed', 'skipped'];
 
 /** A row: BFCL's verdict (none: BFCL has no verdict on the unit). */
 export type VerdictRow = 'valid' | 'invalid' | 'none';
+/** The rows in display order. */
 export const VERDICT_ROWS: readonly VerdictRow[] = ['valid', 'invalid', 'none'];
 
+/** Counts by BFCL verdict (row) and judge outcome (column). */
 export type ConfusionMatrix = Record<VerdictRow, Record<JudgeColumn, number>>;
 
 /** One unit (or entry) as calibration sees it. */

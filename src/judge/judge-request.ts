@@ -47,7 +47,9 @@ export interface JudgeRequest {
   readonly cacheKey: string;
 }
 
+/** OpenAI's Chat Completions, below the client's base URL. */
 export const CHAT_COMPLETIONS_PATH = '/chat/completions';
+/** Anthropic's Messages API. */
 export const MESSAGES_PATH = '/v1/messages';
 
 /** The function Phoenix's `llm_classify` makes the judge call in function-calling mode. */

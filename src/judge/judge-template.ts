@@ -21,6 +21,7 @@ import { TOOL_CALLING_RAILS } from './snap-to-rail.js';
 
 /** `--template` values. */
 export const TEMPLATE_NAMES = ['tool-calling', 'tool-selection', 'tool-invocation'] as const;
+/** A `--template` value. */
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 /** The three strings every judged unit provides (Phoenix's column names). */
