@@ -102,7 +102,8 @@ export async function runJudgeCommand(options: JudgeOptions, io: CliIo, deps: Ju
   if (endpoint.provider === 'anthropic' && options.judgeRole !== undefined && options.judgeRole !== 'user') {
     throw new UsageError(`--judge-role ${options.judgeRole}: Claude takes the prompt as a user message only.`);
   }
-  const mode = options.judgeMode ?? defaultJudgeMode(endpoint.provider, endpoint.model);
+  // Phoenix's classification evaluators always ask for structured output; llm_classify chooses by model.
+  const mode = options.judgeMode ?? (template.kind === 'classification' ? 'fc' : defaultJudgeMode(endpoint.provider, endpoint.model));
   const prices: JudgePrices | null =
     options.judgePrice ?? (endpoint.inputPrice !== null && endpoint.outputPrice !== null ? { input: endpoint.inputPrice, output: endpoint.outputPrice } : null);
   const interrupt = deps.signal === undefined ? installInterruptHandler(io) : undefined;
