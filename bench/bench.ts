@@ -17,7 +17,7 @@ import { buildGroundTruthTrace } from '../src/conformance/trace-check.js';
 import { ALL_CATEGORIES, MULTI_TURN_CATEGORY } from '../src/spec/categories.js';
 import { EntryExecutor } from '../src/exec/executor.js';
 import { pyDeepCopy } from '../src/py/operators.js';
-import { runGenerateBench, runGenerateCliBench } from './generate-bench.js';
+import { runFaultStormBench, runGenerateBench, runGenerateCliBench } from './generate-bench.js';
 import { BUNDLED_CLI, generateOracleResults } from './oracle-results.js';
 import { runJudgeBench } from './judge-bench.js';
 
@@ -31,6 +31,9 @@ interface ScenarioResult {
   readonly delayMs?: number;
   /** Attribute snapshots taken (execute scenario). */
   readonly snapshots?: number;
+  /** Fault-storm scenario: retries by cause, and entries left without a result (must be 0). */
+  readonly retries?: Readonly<Record<string, number>>;
+  readonly lost?: number;
 }
 
 const dataDir = process.env.BFCL_DATA_DIR;
@@ -203,6 +206,12 @@ const SCENARIOS: Record<string, Scenario> = {
     run: () => generate(200, 64),
     repeats: 1,
   },
+  'generate-fault-storm': {
+    label:
+      'generate 160 multi-turn entries (32 threads) against a server answering 30% of requests with 429 (Retry-After: 1), 10% with 500 and dropping 5% of connections',
+    run: async () => ({ ...(await runFaultStormBench(dataDir!, 32, 160)), threads: 32 }),
+    repeats: 1,
+  },
   'judge-real-run': {
     label:
       'bfcl judge on the real gpt-oss-20b run (16 categories: BFCL verdicts, prompts, records, calibration; dataset parse cache off) against a local judge answering instantly, 20 threads',
@@ -341,6 +350,15 @@ if (scenarioFlag !== -1) {
     const cpu = median(runs.map((r) => r.cpuMs));
     const entries = runs[0]!.entries;
     const first = runs[0]!;
+    if (first.lost !== undefined) {
+      const retries = Object.entries(first.retries ?? {}).sort((a, b) => b[1] - a[1]);
+      const total = retries.reduce((n, [, count]) => n + count, 0);
+      console.log(
+        `${name}: ${entries} entries, ${first.requests ?? 0} answered requests in ${(ms / 1000).toFixed(1)} s wall; ` +
+          `${total} retries (${retries.map(([cause, count]) => `${cause} x${count}`).join(', ')}); entries lost: ${first.lost} — ${scenario.label}`,
+      );
+      continue;
+    }
     if (first.requests !== undefined) {
       const perSecond = (first.requests / ms) * 1000;
       const ideal = first.delayMs ? ((first.threads ?? 1) / first.delayMs) * 1000 : undefined;

@@ -64,13 +64,57 @@ function replyTo(body: Buffer): Buffer {
   return body.lastIndexOf('"role":"tool"') > body.lastIndexOf('"role":"user"') ? TEXT_RESPONSE : TOOL_CALL_RESPONSE;
 }
 
+/** An error answer with a JSON body (kept alive, like a real server's). */
+function errorResponse(status: string, extraHeaders = ''): Buffer {
+  const body = Buffer.from(`{"error":{"message":"${status}","type":"bench_fault"}}`, 'utf8');
+  const head = `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\n${extraHeaders}content-length: ${body.length}\r\nconnection: keep-alive\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+}
+
+const RATE_LIMITED_RESPONSE = errorResponse('429 Too Many Requests', 'retry-after: 1\r\n');
+const SERVER_ERROR_RESPONSE = errorResponse('500 Internal Server Error');
+
+/** Fractions of the requests a fault-storm server answers with each fault. */
+export interface FaultMix {
+  readonly rateLimited: number;
+  readonly serverError: number;
+  readonly reset: number;
+}
+
+/** The fault storm of `generate-fault-storm`: 30% 429 (Retry-After: 1), 10% 500, 5% dropped connections. */
+export const FAULT_STORM: FaultMix = { rateLimited: 0.3, serverError: 0.1, reset: 0.05 };
+
+/** mulberry32: the same faults in the same order on every bench run. */
+function seededUniform(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** What the server does with one request: a fault of the mix, or the regular answer. */
+function faultOf(mix: FaultMix | undefined, random: () => number): 'rateLimited' | 'serverError' | 'reset' | undefined {
+  if (mix === undefined) return undefined;
+  let draw = random();
+  for (const fault of ['rateLimited', 'serverError', 'reset'] as const) {
+    draw -= mix[fault];
+    if (draw < 0) return fault;
+  }
+  return undefined;
+}
+
 /**
  * Serves one keep-alive connection: requests with a `content-length` body (as our client and
  * undici send them), answered in order after `delayMs`. A minimal HTTP/1.1 responder rather than
  * `node:http`: the server shares the machine's two cores with the harness it measures, and
- * `node:http` cost it about twice the CPU per request.
+ * `node:http` cost it about twice the CPU per request. With a fault mix, some requests get a 429,
+ * a 500 or a dropped connection instead.
  */
-function serveConnection(socket: Socket, delayMs: number): void {
+function serveConnection(socket: Socket, delayMs: number, mix?: FaultMix, random: () => number = Math.random): void {
   socket.setNoDelay(true);
   socket.on('error', () => socket.destroy());
   let pending: Buffer = Buffer.alloc(0);
@@ -87,7 +131,13 @@ function serveConnection(socket: Socket, delayMs: number): void {
       const bodyStart = headerEnd + HEADER_END.length;
       const bodyEnd = bodyStart + Number(length[1]);
       if (pending.length < bodyEnd) return;
-      const response = replyTo(pending.subarray(bodyStart, bodyEnd));
+      const fault = faultOf(mix, random);
+      if (fault === 'reset') {
+        socket.destroy();
+        return;
+      }
+      const response =
+        fault === 'rateLimited' ? RATE_LIMITED_RESPONSE : fault === 'serverError' ? SERVER_ERROR_RESPONSE : replyTo(pending.subarray(bodyStart, bodyEnd));
       pending = pending.subarray(bodyEnd);
       if (delayMs > 0) setTimeout(() => socket.write(response), delayMs);
       else socket.write(response);
@@ -96,8 +146,9 @@ function serveConnection(socket: Socket, delayMs: number): void {
 }
 
 /** A server that answers chat completions after `delayMs` and prints its port; runs in its own process. */
-async function serveMock(delayMs: number): Promise<Server> {
-  const server = createServer((socket) => serveConnection(socket, delayMs));
+async function serveMock(delayMs: number, mix?: FaultMix): Promise<Server> {
+  const random = seededUniform(24);
+  const server = createServer((socket) => serveConnection(socket, delayMs, mix, random));
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`${port}\n`);
@@ -109,8 +160,9 @@ async function serveMock(delayMs: number): Promise<Server> {
 }
 
 /** Start the mock server in a child process (so its work does not count as the harness's). */
-async function startServer(delayMs: number): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--mock-server', String(delayMs)], {
+async function startServer(delayMs: number, mix?: FaultMix): Promise<{ child: ChildProcess; url: string }> {
+  const faults = mix === undefined ? [] : ['--faults', JSON.stringify(mix)];
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--mock-server', String(delayMs), ...faults], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const port = await new Promise<string>((ok, fail) => {
@@ -134,7 +186,10 @@ function countRequests(resultDir: string, modelDir: string): number {
   return requests;
 }
 
-if (process.argv[2] === '--mock-server') await serveMock(Number(process.argv[3] ?? '0'));
+if (process.argv[2] === '--mock-server') {
+  const faults = process.argv.indexOf('--faults');
+  await serveMock(Number(process.argv[3] ?? '0'), faults === -1 ? undefined : (JSON.parse(process.argv[faults + 1]!) as FaultMix));
+}
 
 export interface GenerateBenchResult {
   readonly entries: number;
@@ -201,6 +256,55 @@ export async function runGenerateCliBench(dataDir: string, bundledCli: string, t
     const written = /(\d+) of \d+ entries written/.exec(run.stderr);
     if (written === null) throw new Error(`bfcl generate printed no summary: ${run.stderr.slice(-500)}`);
     return { entries: Number(written[1]), requests: countRequests(resultDir, 'openai-compatible_bench-model'), ms };
+  } finally {
+    child.kill();
+    rmSync(resultDir, { recursive: true, force: true });
+  }
+}
+
+/** What a fault-storm run did. */
+export interface FaultStormResult extends GenerateBenchResult {
+  /** Retries by cause, as the run counted them. */
+  readonly retries: Readonly<Record<string, number>>;
+  /** Entries without a result at the end (written as errors, or not finished): must be 0. */
+  readonly lost: number;
+}
+
+/**
+ * `limit` official multi-turn entries (spread over the categories) with `threads` concurrent entries
+ * against a server answering 30% of the requests with 429 (Retry-After: 1), 10% with 500 and
+ * dropping 5% of the connections; the run's own retry policy and breaker, defaults otherwise.
+ */
+export async function runFaultStormBench(dataDir: string, threads: number, limit: number): Promise<FaultStormResult> {
+  const dataset = new BfclDataset(resolve(dataDir));
+  const all = MULTI_TURN_CATEGORY.flatMap((category) => dataset.loadTestEntries(category));
+  const step = Math.max(1, Math.floor(all.length / Math.min(limit, all.length)));
+  const entries = all.filter((_, i) => i % step === 0).slice(0, limit);
+  const { child, url } = await startServer(0, FAULT_STORM);
+  const resultDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-storm-'));
+  try {
+    const model = createModel(fallbackModelConfig('openai-compatible/bench-model'), { baseUrl: url, env: { OPENAI_API_KEY: 'bench' } });
+    const started = performance.now();
+    const summary = await generateForModel(model, {
+      categories: MULTI_TURN_CATEGORY,
+      entries,
+      resultDir,
+      allowOverwrite: true,
+      runIds: false,
+      includeInputLog: false,
+      excludeStateLog: false,
+      numThreads: threads,
+      simContext: { longContext: dataset.longContext() },
+      progress: { write: () => {}, isTTY: false },
+    });
+    const ms = performance.now() - started;
+    return {
+      entries: summary.selected,
+      requests: summary.requests,
+      ms,
+      retries: summary.retriesByCause,
+      lost: summary.selected - summary.ok,
+    };
   } finally {
     child.kill();
     rmSync(resultDir, { recursive: true, force: true });

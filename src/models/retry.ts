@@ -200,7 +200,8 @@ export async function withRetry<T>(operation: (attempt: number) => Promise<T>, o
       const budgetLeft = rateLimited ? rateLimitRetries < Math.max(0, policy.maxRateLimitRetries) : budgetUsed < maxAttempts;
       const willRetry = info.retriable && budgetLeft;
       if (willRetry && rateLimited) rateLimitRetries++;
-      const delayMs = willRetry ? retryDelayMs(attempt, info, policy, random) : undefined;
+      // The backoff grows with failures of the same kind: rate limits do not inflate the wait after a 5xx.
+      const delayMs = willRetry ? retryDelayMs(rateLimited ? rateLimitRetries : budgetUsed, info, policy, random) : undefined;
       const failure: AttemptFailure = { ...info, attempt, delayMs, label, error };
       failures.push(failure);
       options.onFailure?.(failure);

@@ -188,6 +188,20 @@ describe('withRetry', () => {
     expect(error.permanent).toBe(false);
   });
 
+  it('grows the backoff with failures of one kind: rate limits do not lengthen the wait after a 5xx', async () => {
+    const statuses = [429, 429, 429, 429, 500, 500];
+    const waits: number[] = [];
+    await withRetry(
+      async (attempt) => {
+        if (attempt <= statuses.length) throw statusError(statuses[attempt - 1]!);
+        return 'ok';
+      },
+      { policy: { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 60_000 }, random: () => 0.999, sleep: async (ms) => void waits.push(ms) },
+    );
+    // 429s without Retry-After: 1, 2, 4, 8 s ceilings; then the first 500 starts again at 1 s.
+    expect(waits).toEqual([999, 1998, 3996, 7992, 999, 1998]);
+  });
+
   it('stops retrying 429s once their own budget is used up', async () => {
     let calls = 0;
     const error = (await withRetry(
