@@ -11,6 +11,8 @@
  * 2 usage errors and 1 other errors come from run-cli.ts.
  */
 
+import { join } from 'node:path';
+
 import type { BfclDataset } from '../data/dataset.js';
 import { openCommandDataset } from './command-dataset.js';
 import { embedderOptionsFromEnv } from '../agentic/memory/create-embedder.js';
@@ -192,7 +194,7 @@ export async function runGenerateCommand(options: GenerateOptions, io: CliIo, de
     // Every model's folder is locked before any entry runs, so a second run fails at once.
     const startedAt = new Date();
     const command = `bfcl generate ${options.models.join(',')}`;
-    for (const dir of new Set(models.map((model) => `${options.resultDir}/${model.resultDirName}`))) {
+    for (const dir of new Set(models.map((model) => join(options.resultDir, model.resultDirName)))) {
       const lock = await lockResultFolder(dir, { command, startedAt, onCompromised: (message) => io.stderr(`Warning: ${message}\n`) });
       locks.push(lock);
       const stale = lock.staleOwnerRemoved;

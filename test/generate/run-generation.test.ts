@@ -318,7 +318,7 @@ describe('run output (#24 item 3)', () => {
     await generateForModel(new ScriptedModel('fc', script), optionsFor(tmp(), ['simple_python'], { progress, heartbeatMs: 250, numThreads: 1 }));
     const beats = messages.filter((m) => m.startsWith('No entry finished'));
     expect(beats.length).toBeGreaterThanOrEqual(1);
-    expect(beats[0]).toMatch(/^No entry finished in the last 0s: 1 request in flight \(oldest 0s: simple_python_0, attempt 1\)\.\n$/);
+    expect(beats[0]).toMatch(/^No entry finished in the last \ds: 1 request in flight \(oldest \ds: simple_python_0, attempt 1\)\.\n$/);
   });
 
   it('estimates the work left in requests: multi-turn entries to come weigh their turns at the observed rate', () => {
