@@ -222,11 +222,11 @@ export function usesFcInference(config: ModelConfig): boolean {
   return config.registryName.includes('FC') || config.isFcModel;
 }
 
-/** The reference's message for an unknown `--model` (`_llm_response_generation.py::main`). */
+/** The message for an unknown `--model`: the reference's first line, then pointers that exist in bfcl-ts (the reference names SUPPORTED_MODELS.md and CONTRIBUTING.md). */
 export function unknownModelMessage(name: string): string {
   return (
     `Unknown model_name '${name}'.\n` +
-    '• For officially supported models, please refer to `SUPPORTED_MODELS.md`.\n' +
-    '• For running new models, please refer to `README.md` and `CONTRIBUTING.md`.'
+    '• Run `bfcl models` for the models of the registry.\n' +
+    '• Any model behind an OpenAI-compatible server (vLLM, sglang, ollama): --model openai-compatible/<model id> --base-url <url>.'
   );
 }

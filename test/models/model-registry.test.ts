@@ -208,7 +208,7 @@ describe('unknown models', () => {
 
   it('the reference message for an unknown --model', () => {
     expect(unknownModelMessage('x')).toBe(
-      "Unknown model_name 'x'.\n• For officially supported models, please refer to `SUPPORTED_MODELS.md`.\n• For running new models, please refer to `README.md` and `CONTRIBUTING.md`.",
+      "Unknown model_name 'x'.\n• Run `bfcl models` for the models of the registry.\n• Any model behind an OpenAI-compatible server (vLLM, sglang, ollama): --model openai-compatible/<model id> --base-url <url>.",
     );
   });
 });
