@@ -6,9 +6,7 @@
  * Phoenix would reject) is asked again at once, as Phoenix's executor requeues a failed row.
  */
 
-import type { ClientOptions as AnthropicClientOptions } from '@anthropic-ai/sdk';
-import type { ClientOptions as OpenAIClientOptions } from 'openai';
-
+import { sdkRawPost } from '../models/providers/sdk-endpoint.js';
 import { ProviderCallError, withRetry, type AttemptFailure, type RetryPolicy } from '../models/retry.js';
 import { linkSignals } from '../util/abort-signals.js';
 import type { JudgeEndpoint } from './judge-endpoint.js';
@@ -156,50 +154,8 @@ export class JudgeClient {
   }
 }
 
-/** POSTs through the provider's SDK client, created on first use. */
+/** POSTs through the provider's SDK client (the one builder, src/models/providers/sdk-endpoint.ts), answering the body text. */
 function sdkPost(endpoint: JudgeEndpoint, options: JudgeClientOptions): JudgePost {
-  let client: Promise<PostingClient> | undefined;
-  const create = async (): Promise<PostingClient> => {
-    const network = await sdkNetwork(options);
-    if (endpoint.provider === 'anthropic') {
-      const { default: Anthropic } = await import('@anthropic-ai/sdk');
-      return new Anthropic({ apiKey: endpoint.apiKey, baseURL: endpoint.baseURL, maxRetries: 0, ...(network as Pick<AnthropicClientOptions, 'fetch' | 'fetchOptions'>) });
-    }
-    const { default: OpenAI } = await import('openai');
-    return new OpenAI({
-      apiKey: endpoint.apiKey,
-      baseURL: endpoint.baseURL,
-      defaultHeaders: endpoint.defaultHeaders,
-      maxRetries: 0, // our retry policy is in charge (src/models/retry.ts)
-      ...(network as Pick<OpenAIClientOptions, 'fetch' | 'fetchOptions'>),
-    });
-  };
-  return async (path, body, { timeoutMs, signal }) => {
-    client ??= create();
-    // Bytes go to undici as they are; an injected fetch (tests) gets the text.
-    const sent = options.fetch === undefined ? body : body.toString('utf8');
-    const response = await (await client).post(path, { body: sent, headers: JSON_HEADERS, timeout: timeoutMs, signal, maxRetries: 0 }).asResponse();
-    return response.text();
-  };
-}
-
-/** What the two SDK clients share: a raw `post` whose answer can be had as the HTTP response. */
-interface PostingClient {
-  post(
-    path: string,
-    options: { body: unknown; headers: typeof JSON_HEADERS; timeout: number; signal: AbortSignal | undefined; maxRetries: 0 },
-  ): { asResponse(): Promise<Response> };
-}
-
-/** The SDKs pass a string body through as it is only when the content type is given. */
-const JSON_HEADERS = { 'Content-Type': 'application/json' } as const;
-
-/**
- * An injected `fetch` as it is; else undici's with an agent of our own (keep-alive, no header or
- * body timeouts of its own: the per-request timeout is the limit), as create-model.ts does.
- */
-async function sdkNetwork(options: JudgeClientOptions): Promise<{ fetch: unknown; fetchOptions?: unknown }> {
-  if (options.fetch !== undefined) return { fetch: options.fetch };
-  const { Agent, fetch } = await import('undici');
-  return { fetch, fetchOptions: { dispatcher: new Agent({ headersTimeout: 0, bodyTimeout: 0 }) } };
+  const post = sdkRawPost(endpoint, { fetch: options.fetch });
+  return async (path, body, request) => (await post(path, body, request)).text();
 }
