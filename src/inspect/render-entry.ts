@@ -5,11 +5,12 @@
  */
 
 import { classifyFailure, errorTypeOf } from '../evaluate/error-taxonomy.js';
-import { jsonDumps } from '../py/json.js';
 import { pyRepr } from '../py/repr.js';
 import type { PyDict, PyValue } from '../py/value.js';
 import { describeCheckerReason } from './checker-reason.js';
-import type { ConversationTurn, EntryConversation, StepEvent } from './entry-conversation.js';
+import type { ConversationTurn, EntryConversation } from './entry-conversation.js';
+import { renderAgenticView, type AgenticView } from './render-agentic.js';
+import { MAX_ASSISTANT_TEXT, compact, indentBlock, renderEvent } from './render-steps.js';
 import type { EntryVerdict } from './score-lookup.js';
 import { diffStates, renderStateChanges, truncateMiddle, type StateView } from './state-diff.js';
 import type { TextStyle } from './text-style.js';
@@ -58,25 +59,10 @@ export interface EntryReport {
   readonly notes: readonly string[];
   /** The error of a failed inference (undefined when the inference succeeded). */
   readonly inferenceError?: InferenceErrorView | undefined;
-  readonly view: SingleTurnView | MultiTurnView;
+  readonly view: SingleTurnView | MultiTurnView | AgenticView;
 }
 
-const MAX_TOOL_TEXT = 400;
-const MAX_ASSISTANT_TEXT = 1200;
 const MAX_TRACEBACK_TEXT = 6000;
-
-function compact(v: PyValue): string {
-  if (typeof v === 'string') return v;
-  try {
-    return jsonDumps(v, { ensureAscii: false });
-  } catch {
-    return pyRepr(v);
-  }
-}
-
-function indentBlock(text: string, prefix: string): string[] {
-  return text.split('\n').map((line) => prefix + line);
-}
 
 /** `name(a=1, b='x')` for one decoded `{name: {param: value}}` call. */
 export function formatDecodedCall(call: PyValue): string {
@@ -126,32 +112,6 @@ function renderSingleTurn(view: SingleTurnView, style: TextStyle): string[] {
   } else lines.push(`  ${compact(view.decoded.value)}`);
   if (view.expected.length > 0) lines.push('', style.bold('Expected'), ...view.expected.map((l) => `  ${l}`));
   return lines;
-}
-
-function renderEvent(event: StepEvent, hasTools: boolean, style: TextStyle): string[] {
-  switch (event.kind) {
-    case 'assistant': {
-      const lines = indentBlock(`assistant: ${truncateMiddle(compact(event.content), MAX_ASSISTANT_TEXT)}`, '    ');
-      if (event.reasoning !== undefined) lines.push(style.dim(`    reasoning: ${truncateMiddle(event.reasoning, 300).replace(/\n/g, ' ')}`));
-      return lines;
-    }
-    case 'decoded':
-      // With tool results, each call is shown beside its result.
-      return hasTools ? [] : event.calls.map((call) => `    ${style.cyan('▸ ' + call)}`);
-    case 'tool':
-      return [
-        ...(event.call === undefined ? [] : [`    ${style.cyan('▸ ' + event.call)}`]),
-        `      → ${truncateMiddle(event.content, MAX_TOOL_TEXT).replace(/\n/g, '\\n')}`,
-      ];
-    case 'decode_error':
-      return [`    ${style.yellow(`not decodable as function calls (the turn ends): ${event.error}`)}`];
-    case 'empty':
-      return [`    ${style.dim('no function call (the turn ends)')}`];
-    case 'force_quit':
-      return [`    ${style.red(event.text)}`];
-    case 'handler':
-      return [`    ${style.dim(event.text)}`];
-  }
 }
 
 function renderTurn(turn: ConversationTurn, previous: StateView | undefined, groundTruth: readonly string[] | undefined, style: TextStyle): string[] {
@@ -210,7 +170,8 @@ export function renderEntryReport(report: EntryReport, style: TextStyle): string
   lines.push(...report.notes.map((n) => style.yellow(`note: ${n}`)));
   lines.push(...verdictLines(report, style));
   if (report.inferenceError !== undefined) lines.push(...inferenceErrorLines(report.inferenceError, style));
-  lines.push(...(report.view.kind === 'single' ? renderSingleTurn(report.view, style) : renderMultiTurn(report.view, style)));
+  const view = report.view;
+  lines.push(...(view.kind === 'single' ? renderSingleTurn(view, style) : view.kind === 'agentic' ? renderAgenticView(view, style) : renderMultiTurn(view, style)));
   return lines.join('\n') + '\n';
 }
 

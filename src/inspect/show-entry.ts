@@ -20,6 +20,7 @@ import {
   isAgentic,
   isCategory,
   isFormatSensitivity,
+  isMemoryPrereq,
   isMultiTurn,
 } from '../spec/categories.js';
 import type { PossibleAnswer, TestEntry } from '../spec/schemas.js';
@@ -31,6 +32,8 @@ import {
   withReplayedStates,
   type EntryConversation,
 } from './entry-conversation.js';
+import { buildAgenticDetails } from './agentic-details.js';
+import type { AgenticView } from './render-agentic.js';
 import { expectedLinesOf, functionNamesOf, type EntryReport, type MultiTurnView, type SingleTurnView } from './render-entry.js';
 import { lookUpVerdict } from './score-lookup.js';
 import { describeTextChange } from './state-diff.js';
@@ -132,6 +135,27 @@ function multiTurnView(input: ShowEntryInput, result: PyValue, log: PyValue | un
   };
 }
 
+/** The conversation of an agentic entry: the log when it tells the scored result's story, else the result decoded. */
+function agenticView(input: ShowEntryInput, result: PyValue, log: PyValue | undefined, match: DatasetMatch, context: SimContext): AgenticView {
+  let conversation: EntryConversation | undefined = conversationFromLog(log, match.entry);
+  const difference = conversation !== undefined && Array.isArray(result) ? logDifference(conversation, result) : undefined;
+  if (difference !== undefined) conversation = undefined;
+  // The agentic backends (memory snapshots, the web) are not replayed: the steps are decoded only.
+  if (conversation === undefined && match.entry !== undefined && Array.isArray(result)) {
+    conversation = replayConversation({ entry: match.entry, result, decoder: input.decoder, context });
+  }
+  const details = buildAgenticDetails({
+    id: input.id,
+    result,
+    decoder: input.decoder,
+    entry: match.entry,
+    groundTruth: match.answer?.groundTruth,
+    conversation,
+    resultFile: input.content.file,
+  });
+  return { kind: 'agentic', conversation, logDifference: difference, details };
+}
+
 function singleTurnView(input: ShowEntryInput, result: PyValue, match: DatasetMatch): SingleTurnView {
   const category = extractTestCategoryFromId(input.id);
   // Format-sensitivity ids carry their prompt configuration; everything else is Python, no tag.
@@ -176,15 +200,20 @@ export function buildEntryReport(input: ShowEntryInput, context: SimContext): En
   const result = line.result;
   const inferenceError = inferenceErrorOf(line);
   if (inferenceError !== undefined) notes.push('the inference failed for this entry');
-  const view = containMultiTurnInteraction(input.id)
-    ? multiTurnView(input, result, line.line.get('inference_log'), match, context)
-    : singleTurnView(input, result, match);
+  const log = line.line.get('inference_log');
+  const view = isAgentic(input.id)
+    ? agenticView(input, result, log, match, context)
+    : containMultiTurnInteraction(input.id)
+      ? multiTurnView(input, result, log, match, context)
+      : singleTurnView(input, result, match);
   return {
     id: input.id,
     category: extractTestCategoryFromId(input.id),
     model: input.model,
     resultFile: content.file,
-    verdict: lookUpVerdict(input.scoreFile, input.id),
+    verdict: isMemoryPrereq(input.id)
+      ? { kind: 'unknown', reason: "not scored: a memory prerequisite, whose conversation fills the memory for its scenario's questions" }
+      : lookUpVerdict(input.scoreFile, input.id),
     notes,
     inferenceError,
     view,
