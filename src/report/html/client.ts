@@ -12,6 +12,8 @@
  */
 
 import type {
+  AgenticFailureView,
+  AgenticStepView,
   FailureView,
   MessageView,
   ReportData,
@@ -325,6 +327,73 @@ function renderStateDiff(diff: StateDiffView): Html {
   );
 }
 
+/** One step of an agentic conversation: the model's output, each call beside its tool result, events. */
+function renderAgenticStep(step: AgenticStepView, index: number): Html {
+  return h(
+    'div',
+    { class: 'step' + (step.final ? ' step-final' : '') },
+    h('div', { class: 'step-label' }, 'step ' + index + (step.final ? ' — the final answer scored' : '')),
+    h('div', { class: 'msg msg-assistant' }, h('span', { class: 'role' }, 'assistant'), h('pre', null, step.output)),
+    step.calls.map((c) =>
+      h(
+        'div',
+        { class: 'agentic-call' },
+        h('div', { class: 'calls' }, h('span', { class: 'role' }, c.kind), h('pre', null, c.call)),
+        c.result !== null ? h('div', { class: 'msg msg-tool' }, h('span', { class: 'role' }, 'result'), h('pre', null, c.result)) : null,
+      ),
+    ),
+    step.events.map((e) => h('div', { class: 'event' }, e)),
+  );
+}
+
+/** An agentic failure: the answer as scored against the expected answers, the memory start, the conversation. */
+function renderAgentic(agentic: AgenticFailureView): Html {
+  return h(
+    'div',
+    { class: 'agentic' },
+    h('h4', null, 'Answer'),
+    h(
+      'div',
+      { class: 'compare' },
+      h(
+        'div',
+        { class: 'side side-model' },
+        h('div', { class: 'side-label' }, 'final answer (as scored)'),
+        h('pre', { class: 'value' }, agentic.finalAnswer ?? '(none: no step that is not a function call)'),
+        agentic.standardizedAnswer !== null ? h('p', { class: 'note' }, 'normalised: ' + agentic.standardizedAnswer) : null,
+      ),
+      h(
+        'div',
+        { class: 'side side-truth' },
+        h('div', { class: 'side-label' }, 'expected (any of)'),
+        h('ul', { class: 'plain expected-answers' }, agentic.expectedAnswers.map((a) => h('li', null, h('pre', null, a)))),
+        agentic.standardizedExpected.length > 0 ? h('p', { class: 'note' }, 'normalised: ' + agentic.standardizedExpected.join(' | ')) : null,
+      ),
+    ),
+    agentic.memoryStart !== null || agentic.promptMemory !== null
+      ? h(
+          'div',
+          { class: 'agentic-memory' },
+          h('h4', null, 'Memory'),
+          agentic.memoryStart !== null ? h('p', null, agentic.memoryStart) : null,
+          agentic.promptMemory !== null
+            ? h('div', { class: 'msg msg-system' }, h('span', { class: 'role' }, agentic.promptMemory.role + ' in the system message'), h('pre', null, agentic.promptMemory.content))
+            : null,
+        )
+      : null,
+    h('h4', null, 'Conversation (' + agentic.toolCalls + ')'),
+    agentic.turns.map((turn) =>
+      h(
+        'details',
+        { class: 'turn turn-agentic', open: true },
+        h('summary', null, 'Turn ' + turn.index),
+        turn.messages.length > 0 ? renderMessages(turn.messages) : null,
+        h('div', { class: 'agentic-steps' }, turn.steps.length > 0 ? turn.steps.map((s, i) => renderAgenticStep(s, i)) : h('p', { class: 'note' }, 'No model steps recorded.')),
+      ),
+    ),
+  );
+}
+
 /**
  * The unfolded detail of one failure: checker's reason, state diff, conversation, record fields.
  * `shared` is `ReportData.sharedTexts`.
@@ -340,6 +409,7 @@ export function renderFailureDetail(failure: FailureView, shared: readonly strin
       h('ul', { class: 'plain' }, failure.reasons.map((r) => h('li', null, h('pre', null, r)))),
       failure.usage !== null ? h('p', { class: 'usage' }, failure.usage) : null,
     ),
+    failure.agentic !== undefined ? renderAgentic(failure.agentic) : null,
     failure.stateDiff !== null ? renderStateDiff(failure.stateDiff) : null,
     failure.turns !== null ? h('div', { class: 'turns' }, h('h4', null, 'Conversation'), failure.turns.map(renderTurn)) : null,
     failure.sections.map((section) => renderSection(section, shared)),
@@ -506,6 +576,8 @@ export const CLIENT_FUNCTIONS: readonly ((...args: never[]) => unknown)[] = [
   renderStep,
   renderTurn,
   renderStateDiff,
+  renderAgenticStep,
+  renderAgentic,
   renderFailureDetail,
   failureMatches,
   startReport,

@@ -7,8 +7,13 @@
 import { jsonDumps } from '../../py/json.js';
 import { pyRepr } from '../../py/repr.js';
 import { isDict, type PyDict, type PyValue } from '../../py/value.js';
-import { isMultiTurn } from '../../spec/categories.js';
+import { isAgentic, isMemory, isMultiTurn } from '../../spec/categories.js';
+import { agenticToolKind, describeQuestionMemoryStart, memoryOfSystemPrompt, systemPromptParts } from '../agentic-text.js';
 import type {
+  AgenticCallView,
+  AgenticFailureView,
+  AgenticStepView,
+  AgenticTurnView,
   CheckedStepView,
   FailureView,
   MessageView,
@@ -387,6 +392,128 @@ export function stateDiffOf(record: PyDict, max: number): StateDiffView | null {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Agentic (web search, memory)
+
+// BFCL parity: base_handler.py — handler_log texts that end a step without calls; in an agentic
+// turn they mark the text answer, so they are not repeated as events.
+const AGENTIC_ROUTINE_EVENTS = new Set([
+  'Successfully decoded model response.',
+  'Error decoding the model response. Proceed to next turn.',
+  'Empty response from the model. Proceed to next turn.',
+]);
+const STEP_KEY = /^step_(\d+)$/;
+const MAX_SYSTEM_HEAD = 200;
+
+/** A system message as its first line and what it is made of (the memory it quotes is shown apart). */
+function shortSystemMessage(text: string): string {
+  const first = text.split('\n', 1)[0] ?? '';
+  const head = first.length > MAX_SYSTEM_HEAD ? `${first.slice(0, MAX_SYSTEM_HEAD - 1)}…` : first;
+  const parts = systemPromptParts(text);
+  return `${head}\n[${parts.length === 0 ? '' : `${parts.join(' + ')}, `}${text.length} characters]`;
+}
+
+/** The steps of one logged agentic turn: calls paired with their tool results in order. */
+function agenticStepsFromLog(turn: PyDict, max: number): { steps: AgenticStepView[]; textSteps: number[] } {
+  const steps: AgenticStepView[] = [];
+  const textSteps: number[] = [];
+  for (const [key, value] of turn) {
+    if (typeof key !== 'string' || !STEP_KEY.test(key)) continue;
+    let output = '';
+    let calls: AgenticCallView[] = [];
+    const events: string[] = [];
+    let results = 0;
+    let endsTurn = false;
+    for (const item of listOrEmpty(value)) {
+      const message = dictOrUndefined(item);
+      if (message === undefined) continue;
+      const role = message.get('role');
+      const content = message.get('content');
+      if (role === 'assistant') output = modelOutputText(content, max);
+      else if (role === 'tool') {
+        const call = calls[results];
+        if (call !== undefined) calls[results] = { ...call, result: valueText(content, max) };
+        else calls.push({ kind: 'call', call: '(unknown call)', result: valueText(content, max) });
+        results++;
+      } else if (role === 'handler_log') {
+        const decoded = message.get('model_response_decoded');
+        if (Array.isArray(decoded) && decoded.length > 0) {
+          calls = decoded.map((c) => {
+            const call = valueText(c, max);
+            return { kind: agenticToolKind(call), call, result: null };
+          });
+        }
+        const text = valueText(content, max);
+        if (text === 'Error decoding the model response. Proceed to next turn.' || text === 'Empty response from the model. Proceed to next turn.') endsTurn = true;
+        if (!AGENTIC_ROUTINE_EVENTS.has(text)) events.push(text);
+      }
+    }
+    if (endsTurn) textSteps.push(steps.length);
+    steps.push({ output, calls, events, final: false });
+  }
+  return { steps, textSteps };
+}
+
+function toolCallsText(turns: readonly AgenticTurnView[]): string {
+  const counts = new Map<string, number>();
+  for (const turn of turns) for (const step of turn.steps) for (const call of step.calls) counts.set(call.kind, (counts.get(call.kind) ?? 0) + 1);
+  const names: Readonly<Record<string, readonly [string, string]>> = {
+    memory: ['memory operation', 'memory operations'],
+    search: ['search', 'searches'],
+    fetch: ['page fetch', 'page fetches'],
+    call: ['other call', 'other calls'],
+  };
+  const parts = ['memory', 'search', 'fetch', 'call'].flatMap((kind) => {
+    const n = counts.get(kind);
+    return n === undefined ? [] : [`${n} ${names[kind]![n === 1 ? 0 : 1]}`];
+  });
+  return parts.length === 0 ? 'no tool calls' : parts.join(', ');
+}
+
+/** The agentic view of a failure record, with the conversation from its inference log (or the result line's). */
+export function agenticFailureOf(record: PyDict, context: FailureContext, max: number): AgenticFailureView {
+  const details = dictOrUndefined(errorDictOf(record).get('details'));
+  const last = record.get('last_non_fc_message');
+  const finalAnswer = last === undefined ? null : valueText(last, max);
+  const standardized = details?.get('standardized_model_response');
+  const expectedAnswers = listOrEmpty(record.get('possible_answer')).map((a) => valueText(a, max));
+  const standardizedExpected = listOrEmpty(details?.get('standardized_possible_answers')).map((a) => valueText(a, max));
+  const logged = record.get('inference_log');
+  const log = Array.isArray(logged) && logged.length > 0 ? logged : context.resultEntry?.get('inference_log');
+  const turns: AgenticTurnView[] = [];
+  let promptMemory: MessageView | null = null;
+  for (const turn of logTurnsOf(log)) {
+    const messages = messagesOf(turn.get('begin_of_turn_query'), max).map((m) => {
+      if (m.role !== 'system') return m;
+      const memory = memoryOfSystemPrompt(m.content);
+      if (memory !== undefined && promptMemory === null) promptMemory = { role: memory.label, content: truncateText(memory.content, max) };
+      return { role: m.role, content: shortSystemMessage(m.content) };
+    });
+    const { steps, textSteps } = agenticStepsFromLog(turn, max);
+    // BFCL parity: agentic_checker — the last step that is not a function call is the answer scored.
+    const final = turns.length === 0 && finalAnswer !== null ? textSteps.at(-1) : undefined;
+    turns.push({ index: turns.length, messages, steps: steps.map((step, i) => (i === final ? { ...step, final: true } : step)) });
+  }
+  if (turns.length === 0) {
+    // No log: the raw result's steps, without tool results.
+    listOrEmpty(record.get('model_result_raw') ?? record.get('model_result')).forEach((turn, index) => {
+      const steps = listOrEmpty(turn).map((step): AgenticStepView => ({ output: modelOutputText(step, max), calls: [], events: [], final: false }));
+      turns.push({ index, messages: index === 0 ? messagesOf(listOrEmpty(questionOf(record))[0], max) : [], steps });
+    });
+  }
+  const id = record.get('id');
+  return {
+    finalAnswer,
+    standardizedAnswer: standardized === undefined ? null : valueText(standardized, max),
+    expectedAnswers,
+    standardizedExpected,
+    memoryStart: isMemory(context.category) && typeof id === 'string' ? (describeQuestionMemoryStart(id) ?? null) : null,
+    promptMemory,
+    turns,
+    toolCalls: toolCallsText(turns),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The record as sections
 
 /** Sections of the details dict that are not already shown elsewhere. */
@@ -481,6 +608,7 @@ export function buildFailureView(record: PyDict, context: FailureContext): Failu
   if (others.size > 0) sections.push({ kind: 'text', title: 'Other fields', open: false, text: valueText(others, max) });
 
   const id = record.get('id');
+  const agentic = isAgentic(context.category) ? { agentic: agenticFailureOf(record, context, max) } : {};
   return {
     model: context.model,
     category: context.category,
@@ -492,5 +620,6 @@ export function buildFailureView(record: PyDict, context: FailureContext): Failu
     stateDiff,
     sections,
     usage: usageText(context.resultEntry),
+    ...agentic,
   };
 }

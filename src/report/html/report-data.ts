@@ -115,6 +115,52 @@ export type SectionView =
   /** A text many failures share (function docs, initial configurations): index into `ReportData.sharedTexts`. */
   | (SectionBase & { readonly kind: 'shared'; readonly ref: number });
 
+/** One tool call of an agentic step: what kind of call, the call, and the tool result. */
+export interface AgenticCallView {
+  /** `memory`, `search`, `fetch` or `call` (see `agenticToolKind`). */
+  readonly kind: string;
+  readonly call: string;
+  /** The tool result returned to the model (cut to `--max-text`), or null when the log has none. */
+  readonly result: string | null;
+}
+
+/** One model step of an agentic conversation. */
+export interface AgenticStepView {
+  /** What the model answered (calls or text), as text. */
+  readonly output: string;
+  readonly calls: readonly AgenticCallView[];
+  /** Handler events other than the routine ones (a force quit, an unusual decode failure). */
+  readonly events: readonly string[];
+  /** Whether this step is the final answer the checker scored. */
+  readonly final: boolean;
+}
+
+/** One turn of an agentic conversation. */
+export interface AgenticTurnView {
+  readonly index: number;
+  /** The messages that opened the turn (a long system message shortened to its first line and size). */
+  readonly messages: readonly MessageView[];
+  readonly steps: readonly AgenticStepView[];
+}
+
+/** What the report shows of an agentic failure (web search, memory) besides the record's fields. */
+export interface AgenticFailureView {
+  /** The final answer as scored (`last_non_fc_message`), or null when the checker found none. */
+  readonly finalAnswer: string | null;
+  /** The answer and the expected answers after the checker's normalisation, when the record has them. */
+  readonly standardizedAnswer: string | null;
+  readonly expectedAnswers: readonly string[];
+  readonly standardizedExpected: readonly string[];
+  /** Memory questions: the scenario and snapshot the question started from. */
+  readonly memoryStart: string | null;
+  /** Memory questions: the memory content quoted in the system message (label and text). */
+  readonly promptMemory: MessageView | null;
+  /** The conversation from the inference log (or the raw result), with every call beside its result. */
+  readonly turns: readonly AgenticTurnView[];
+  /** The tool calls counted by kind, e.g. "3 memory operations, 1 search". */
+  readonly toolCalls: string;
+}
+
 /** One failed entry, as the page shows it. */
 export interface FailureView {
   /** Model directory name. */
@@ -134,6 +180,8 @@ export interface FailureView {
   readonly sections: readonly SectionView[];
   /** Latency and token counts from the result file, when a result folder was given. */
   readonly usage: string | null;
+  /** Agentic categories only: the final answer, the expected answers, the memory start and the tool calls. */
+  readonly agentic?: AgenticFailureView;
 }
 
 /** The taxonomy counts of one model and category. */

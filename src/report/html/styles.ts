@@ -88,6 +88,10 @@ details.turn > .messages, details.turn > p { padding: 6px 10px; }
 .compare .note { grid-column: 1 / span 2; margin: 0; }
 del { background: var(--del-bg); text-decoration: line-through; }
 ins { background: var(--ins-bg); text-decoration: none; }
+.agentic { border: 1px solid var(--line); border-radius: 4px; padding: 6px 10px; margin-top: 10px; }
+.agentic-call { margin: 4px 0 4px 11px; }
+.agentic-steps { padding: 6px 10px; }
+.step-final { border-left: 3px solid var(--bad); padding-left: 6px; }
 button { font: inherit; padding: 4px 12px; cursor: pointer; }
 footer { color: var(--muted); font-size: 12px; padding: 16px 24px; border-top: 1px solid var(--line); }
 @media (max-width: 800px) { .turn-columns, .compare { grid-template-columns: 1fr; } }
