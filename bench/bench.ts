@@ -20,6 +20,7 @@ import { pyDeepCopy } from '../src/py/operators.js';
 import { runFaultStormBench, runGenerateBench, runGenerateCliBench } from './generate-bench.js';
 import { BUNDLED_CLI, generateOracleResults } from './oracle-results.js';
 import { runJudgeBench } from './judge-bench.js';
+import { agenticScenarios } from './agentic-bench.js';
 
 interface ScenarioResult {
   readonly entries: number;
@@ -221,6 +222,7 @@ const SCENARIOS: Record<string, Scenario> = {
     label: 'evaluate the two synthetic runs (17 categories each, incl. long_context)',
     run: () => evaluateRun(join(conformanceDir(), 'synthetic', 'result')),
   },
+  ...agenticScenarios(() => dataDir!),
 };
 
 async function generate(delayMs: number, threads: number, limit?: number): Promise<ScenarioResult> {
