@@ -5,7 +5,7 @@
  * memory snapshots an `--allow-overwrite` run starts without.
  */
 
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { CONTINUE_CHAIN_KEY } from '../agentic/memory/memory-api.js';
@@ -63,10 +63,12 @@ export function memorySnapshotFolder(modelDir: string, category: string): string
 }
 
 /**
- * `--allow-overwrite` without `--run-ids`: delete the snapshot folder of every memory category of
- * the run whose prerequisites all run again, so no chain can start from an earlier run's memory.
+ * `--allow-overwrite` without `--run-ids`: move aside (to `<folder>.previous`, replacing an older
+ * one) the snapshot folder of every memory category of the run whose prerequisites all run again,
+ * so no chain can start from an earlier run's memory, and an interrupted overwrite loses nothing:
+ * the old results stay in place until a category completes, and the old snapshots stay beside.
  * A category some of whose prerequisites are already done (an interrupted overwrite being resumed
- * from its `.new` files) keeps its snapshots: they are this overwrite's own. Returns the folders deleted.
+ * from its `.new` files) keeps its snapshots: they are this overwrite's own. Returns the folders moved.
  *
  * Deviation (spec §4.4): the reference deletes `<model dir>/memory_snapshot/<category>`, where no
  * snapshot lives, so old snapshots survive; a failing first prerequisite then lets the next one
@@ -83,8 +85,14 @@ export function clearMemorySnapshotsForOverwrite(modelDir: string, selected: rea
     if (!allRunAgain) continue;
     const folder = memorySnapshotFolder(modelDir, category);
     if (!existsSync(folder)) continue;
-    rmSync(folder, { recursive: true, force: true });
+    rmSync(previousSnapshotFolder(folder), { recursive: true, force: true });
+    renameSync(folder, previousSnapshotFolder(folder));
     deleted.push(folder);
   }
   return deleted;
+}
+
+/** Where `-o` keeps the previous run's snapshots of a memory category. */
+export function previousSnapshotFolder(folder: string): string {
+  return `${folder}.previous`;
 }

@@ -17,7 +17,7 @@ import type { Model } from '../spec/model.js';
 import type { TestEntry } from '../spec/schemas.js';
 import { linkSignals } from '../util/abort-signals.js';
 import { type AgenticRunBackends, executorBackendsOf } from './agentic-backends.js';
-import { clearMemorySnapshotsForOverwrite, prepareAgenticEntries } from './agentic-run.js';
+import { clearMemorySnapshotsForOverwrite, prepareAgenticEntries, previousSnapshotFolder } from './agentic-run.js';
 import { inferEntry } from './infer-entry.js';
 import { IntervalLog, seconds } from './interval-log.js';
 import type { MultiTurnOptions } from './multi-turn.js';
@@ -170,7 +170,7 @@ export async function generateForModel(model: Model, options: GenerationOptions)
   const pendingIds = new Set(pending.map((entry) => entry.id));
   if (!options.allowOverwrite) removeStaleLines(files, pendingIds);
   else if (replace) removeStaleLines(existing.scannedFiles, pendingIds);
-  if (replace) for (const folder of clearMemorySnapshotsForOverwrite(modelDir, supported, pending)) write(`Removed the memory snapshots of the previous run: ${folder}`);
+  if (replace) for (const folder of clearMemorySnapshotsForOverwrite(modelDir, supported, pending)) write(`Moved the memory snapshots of the previous run aside: ${folder} -> ${previousSnapshotFolder(folder)}`);
   for (const line of describeExisting(existing, options.allowOverwrite)) write(line);
 
   const skippedPermanent: Record<string, number> = {};

@@ -113,7 +113,7 @@ describe('memory categories in a run', () => {
     expect(JSON.stringify(again['inference_log'])).toContain('6-student-0/0. ');
   });
 
-  it('-o removes the snapshot folder the chains use (deviation: the reference removes another path)', async () => {
+  it('-o moves the snapshot folder the chains use aside (deviation: the reference removes another path)', async () => {
     const dir = tmp();
     await generateForModel(new ScriptedModel('fc', agent()), optionsFor(dir, ['memory_rec_sum']));
     const stray = join(recSumDir(dir), 'memory_snapshot', 'prereq_checkpoints', 'stale.json');
@@ -124,8 +124,11 @@ describe('memory categories in a run', () => {
       new ScriptedModel('fc', agent(failFirst)),
       optionsFor(dir, ['memory_rec_sum'], { allowOverwrite: true, progress: { write: (t) => void messages.push(t), isTTY: false } }),
     );
-    expect(messages.join('')).toContain(`Removed the memory snapshots of the previous run: ${join(recSumDir(dir), 'memory_snapshot')}`);
+    const folder = join(recSumDir(dir), 'memory_snapshot');
+    expect(messages.join('')).toContain(`Moved the memory snapshots of the previous run aside: ${folder} -> ${folder}.previous`);
     expect(existsSync(stray)).toBe(false);
+    // Nothing of the previous run is lost: its snapshots are kept beside.
+    expect(existsSync(join(`${folder}.previous`, 'prereq_checkpoints', 'stale.json'))).toBe(true);
     // The failed first prereq cannot resurrect the previous run's memory: prereq 1 starts empty.
     expect(memoryOf(finalSnapshot(dir, 'customer'))).toBe('1-customer-1/0. 1-customer-1/1. 1-customer-1/2. ');
   });
