@@ -311,29 +311,11 @@ export class EntryExecutor {
     const callee = this.resolveCallee(func);
     const positional: PyValue[] = [];
     for (const arg of node.args) {
-      if (arg.type === 'Starred') {
-        const value = await this.evaluateAsync(arg.value);
-        if (Array.isArray(value)) positional.push(...value);
-        else if (value instanceof PyTuple) positional.push(...value.items);
-        else throw new PyException('TypeError', `argument after * must be an iterable`);
-      } else {
-        positional.push(await this.evaluateAsync(arg));
-      }
+      if (arg.type === 'Starred') pushStarred(positional, await this.evaluateAsync(arg.value));
+      else positional.push(await this.evaluateAsync(arg));
     }
     const keywords: [string, PyValue][] = [];
-    for (const kw of node.keywords) {
-      const value = await this.evaluateAsync(kw.value);
-      if (kw.arg !== null) {
-        keywords.push([kw.arg, value]);
-      } else if (value instanceof Map) {
-        for (const [k, v] of value) {
-          if (typeof k !== 'string') throw new PyException('TypeError', 'keywords must be strings');
-          keywords.push([k, v]);
-        }
-      } else {
-        throw new PyException('TypeError', `${callee.instance._className}.${callee.attr}() argument after ** must be a mapping`);
-      }
-    }
+    for (const kw of node.keywords) pushKeyword(keywords, callee, kw.arg, await this.evaluateAsync(kw.value));
     const args = bindArguments(callee.instance._className, callee.attr, callee.params, positional, keywords);
     // The vector memory embeds what a search needs before the (synchronous) search runs.
     if (preparesCalls(callee.instance)) await callee.instance._prepareCall(callee.attr, args);
@@ -421,29 +403,13 @@ export class EntryExecutor {
     // Index loops: every simulated call runs through here, mostly in V8's unoptimized tiers.
     for (let i = 0; i < node.args.length; i++) {
       const arg = node.args[i]!;
-      if (arg.type === 'Starred') {
-        const value = this.evaluate(arg.value);
-        if (Array.isArray(value)) positional.push(...value);
-        else if (value instanceof PyTuple) positional.push(...value.items);
-        else throw new PyException('TypeError', `argument after * must be an iterable`);
-      } else {
-        positional.push(this.evaluate(arg));
-      }
+      if (arg.type === 'Starred') pushStarred(positional, this.evaluate(arg.value));
+      else positional.push(this.evaluate(arg));
     }
     const keywords: [string, PyValue][] = [];
     for (let i = 0; i < node.keywords.length; i++) {
       const kw = node.keywords[i]!;
-      const value = this.evaluate(kw.value);
-      if (kw.arg !== null) {
-        keywords.push([kw.arg, value]);
-      } else if (value instanceof Map) {
-        for (const [k, v] of value) {
-          if (typeof k !== 'string') throw new PyException('TypeError', 'keywords must be strings');
-          keywords.push([k, v]);
-        }
-      } else {
-        throw new PyException('TypeError', `${callee.instance._className}.${callee.attr}() argument after ** must be a mapping`);
-      }
+      pushKeyword(keywords, callee, kw.arg, this.evaluate(kw.value));
     }
     const args = bindArguments(callee.instance._className, callee.attr, callee.params, positional, keywords);
     return callee.method.apply(callee.instance, args);
@@ -464,4 +430,25 @@ function containsCall(node: unknown): boolean {
 /** An abort of the run (Ctrl-C, a stopped run) as fetch and timers report it. */
 function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
+}
+
+/** A `*value` argument: its items, as positional arguments. */
+function pushStarred(positional: PyValue[], value: PyValue): void {
+  if (Array.isArray(value)) positional.push(...value);
+  else if (value instanceof PyTuple) positional.push(...value.items);
+  else throw new PyException('TypeError', `argument after * must be an iterable`);
+}
+
+/** A `name=value` argument, or (`name` null) a `**value` mapping's items, as keyword arguments. */
+function pushKeyword(keywords: [string, PyValue][], callee: { readonly instance: { readonly _className: string }; readonly attr: string }, name: string | null, value: PyValue): void {
+  if (name !== null) {
+    keywords.push([name, value]);
+  } else if (value instanceof Map) {
+    for (const [k, v] of value) {
+      if (typeof k !== 'string') throw new PyException('TypeError', 'keywords must be strings');
+      keywords.push([k, v]);
+    }
+  } else {
+    throw new PyException('TypeError', `${callee.instance._className}.${callee.attr}() argument after ** must be a mapping`);
+  }
 }
