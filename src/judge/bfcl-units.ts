@@ -266,23 +266,7 @@ function astUnit(decoder: ModelDecoder, category: string, entry: ResultEntry, pr
   const format = isJava(category) ? 'java' : isJs(category) ? 'javascript' : 'python';
   const decoded = decoder.decodeAst(entry.result, format, false);
   const calls = decoded.ok && isFunctionCallingFormatOutput(decoded.value) ? callsOfDecoded(decoded.value) : [];
-  const docNames = docNamesOf(prompt.functionDocs);
-  return {
-    id: entry.id,
-    category,
-    turn: null,
-    inputs: {
-      question: singleTurnQuestion(prompt.question[0] ?? []),
-      tool_call: renderToolCalls(calls, docNames),
-      tool_definitions: pool.intern(toolDefinitionsText(prompt.functionDocs)),
-    },
-    skipReason: null,
-    bfcl,
-    entryBfcl: null,
-    groundTruthCalls: null,
-    expected: groundTruth === null ? null : jsonDumps(groundTruth, { ensureAscii: false }),
-    toolNames: docNames,
-  };
+  return singleTurnUnit(category, entry, prompt, calls, bfcl, groundTruth === null ? null : jsonDumps(groundTruth, { ensureAscii: false }), pool);
 }
 
 function relevanceUnit(decoder: ModelDecoder, category: string, entry: ResultEntry, prompt: TestEntry, failure: PyDict | undefined, pool: TextPool): JudgeUnit {
@@ -291,6 +275,19 @@ function relevanceUnit(decoder: ModelDecoder, category: string, entry: ResultEnt
   // BFCL's relevance runner view: a call is there iff Python decoding works and is not empty.
   const decoded = decoder.decodeAst(entry.result, 'python', false);
   const calls = decoded.ok && !isEmptyOutput(decoded.value) ? callsOfDecoded(decoded.value) : [];
+  return singleTurnUnit(category, entry, prompt, calls, bfcl, category.includes('irrelevance') ? 'No tool used' : 'a tool call', pool);
+}
+
+/** The unit of a single-turn entry: its question, the decoded calls and the tool definitions. */
+function singleTurnUnit(
+  category: string,
+  entry: ResultEntry,
+  prompt: TestEntry,
+  calls: Parameters<typeof renderToolCalls>[0],
+  bfcl: ReturnType<typeof verdictOf>,
+  expected: string | null,
+  pool: TextPool,
+): JudgeUnit {
   const docNames = docNamesOf(prompt.functionDocs);
   return {
     id: entry.id,
@@ -305,7 +302,7 @@ function relevanceUnit(decoder: ModelDecoder, category: string, entry: ResultEnt
     bfcl,
     entryBfcl: null,
     groundTruthCalls: null,
-    expected: category.includes('irrelevance') ? 'No tool used' : 'a tool call',
+    expected,
     toolNames: docNames,
   };
 }
