@@ -10,7 +10,7 @@
  */
 
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 
 import { DATA_LAYOUT, packageVersion } from '../data/data-dir.js';
 import type { BfclDataset } from '../data/dataset.js';
@@ -122,11 +122,6 @@ export interface RunManifest {
 
 // ---------------------------------------------------------------------------------------------
 // Dataset files
-
-/** `dir/relative` as a `/`-separated path relative to the dataset directory. */
-function datasetRelative(dataset: BfclDataset, file: string): string {
-  return relative(dataset.dir, file).split(sep).join('/');
-}
 
 /** The v4 file, or the v3 one when only that exists (the dataset loader's fallback). */
 function fileWithFallback(dataset: BfclDataset, v4: string, v3: string | undefined): string {
