@@ -9,7 +9,6 @@
  * rebuilt `bfcl` never sees a stale value. Any trouble with the cache itself (missing folder, no
  * permission, a corrupt or truncated blob, a full disk) falls back to parsing: the cache can make a
  * run slower, never different.
-
  */
 
 import { createHash } from 'node:crypto';
@@ -25,8 +24,6 @@ import { sha256Hex } from '../util/hash.js';
 
 /** Reads a file through a cache of its parsed value. */
 export interface ParsedFileCache {
-  /** The cache folder (for worker threads to open the same cache); undefined for no cache. */
-  readonly dir: string | undefined;
   /**
    * `parse(bytes)` of the file's bytes, or the value an earlier `parse` gave for the same bytes
    * read the same `way`. A file that cannot be read is left to `parse`'s own error (given undefined).
@@ -41,7 +38,6 @@ const CACHE_FORMAT = 'bfcl-ts parsed file v1';
 
 /** `parse` itself, every time: for runs with the cache turned off. */
 export const NO_CACHE: ParsedFileCache = {
-  dir: undefined,
   read: (file, _way, parse) => parse(readFileIfPresent(file), false),
 };
 
@@ -70,7 +66,7 @@ export class DiskParsedFileCache implements ParsedFileCache {
   private buildDirTouched = false;
 
   constructor(
-    readonly dir: string,
+    dir: string,
     private readonly codeStamp: string,
   ) {
     if (!BUILD_STAMP.test(codeStamp)) throw new InternalError(`Not a code stamp: ${codeStamp}`);

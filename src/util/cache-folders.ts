@@ -1,5 +1,5 @@
 /**
- * Where bfcl-ts keeps its caches (parsed dataset files, compiled code), and how a cache keeps one
+ * Where bfcl-ts keeps its caches (parsed dataset files), and how a cache keeps one
  * folder per build of the code without growing with every rebuild.
  */
 
