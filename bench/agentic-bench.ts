@@ -9,9 +9,7 @@
  *   characters, 50 archival entries of 2,000), saved as a snapshot, loaded back as a question loads
  *   it, then searched N times with distinct queries.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +24,7 @@ import { createModel } from '../src/models/create-model.js';
 import { fallbackModelConfig } from '../src/models/model-registry.js';
 import { pyDict } from '../src/py/value.js';
 import type { Category } from '../src/spec/categories.js';
+import { httpResponse, serveInChild, startChildServer } from './mock-http.js';
 
 /** What an agentic scenario reports (the fields `bench.ts` prints). */
 export interface AgenticBenchResult {
@@ -111,60 +110,13 @@ export function memoryAgentReply(request: ChatRequest): string {
   return callReply('archival_memory_retrieve', { query: userText });
 }
 
-const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
-const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)/i;
-
-function httpResponse(body: string): Buffer {
-  const bytes = Buffer.from(body, 'utf8');
-  const head = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\nconnection: keep-alive\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), bytes]);
+if (process.argv[2] === '--memory-agent-server') {
+  await serveInChild((body) => httpResponse(memoryAgentReply(JSON.parse(body.toString('utf8')) as ChatRequest)));
 }
-
-/** One keep-alive connection of requests with a `content-length` body, answered at once and in order. */
-function serveConnection(socket: Socket): void {
-  socket.setNoDelay(true);
-  socket.on('error', () => socket.destroy());
-  let pending: Buffer = Buffer.alloc(0);
-  socket.on('data', (chunk: Buffer) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    for (;;) {
-      const headerEnd = pending.indexOf(HEADER_END);
-      if (headerEnd === -1) return;
-      const length = CONTENT_LENGTH.exec(pending.toString('latin1', 0, headerEnd));
-      if (length === null) {
-        socket.end('HTTP/1.1 411 Length Required\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
-        return;
-      }
-      const bodyStart = headerEnd + HEADER_END.length;
-      const bodyEnd = bodyStart + Number(length[1]);
-      if (pending.length < bodyEnd) return;
-      const request = JSON.parse(pending.toString('utf8', bodyStart, bodyEnd)) as ChatRequest;
-      pending = pending.subarray(bodyEnd);
-      socket.write(httpResponse(memoryAgentReply(request)));
-    }
-  });
-}
-
-/** The server in this process: prints its port, stops when the parent's pipe closes (or after 30 minutes). */
-async function serveMemoryAgent(): Promise<void> {
-  const server = createServer(serveConnection);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  process.stdout.write(`${(server.address() as AddressInfo).port}\n`);
-  process.stdin.on('end', () => process.exit(0));
-  process.stdin.resume();
-  setTimeout(() => process.exit(0), 30 * 60_000).unref();
-}
-
-if (process.argv[2] === '--memory-agent-server') await serveMemoryAgent();
 
 /** Start the agent's server in a child process, so that its work does not count as the harness's. */
-async function startMemoryAgent(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--memory-agent-server'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((ok, fail) => {
-    child.once('error', fail);
-    child.stdout!.once('data', (chunk: Buffer) => ok(chunk.toString('utf8').trim()));
-  });
-  return { child, url: `http://127.0.0.1:${port}/v1` };
+function startMemoryAgent(): ReturnType<typeof startChildServer> {
+  return startChildServer(fileURLToPath(import.meta.url), ['--memory-agent-server']);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,9 +4,8 @@
  * answers a user turn with one tool call and a tool result with text, so each turn takes two steps
  * and exercises decoding, execution on the simulated APIs, logging and result writing.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { generateForModel } from '../src/generate/run-generation.js';
 import { createModel } from '../src/models/create-model.js';
 import { fallbackModelConfig } from '../src/models/model-registry.js';
 import { MULTI_TURN_CATEGORY } from '../src/spec/categories.js';
+import { httpResponse, serveInChild, startChildServer, type Answer } from './mock-http.js';
 
 const TOOL_CALL_REPLY = JSON.stringify({
   id: 'chatcmpl-bench',
@@ -43,18 +43,8 @@ const TEXT_REPLY = JSON.stringify({
   usage: { prompt_tokens: 100, completion_tokens: 2, total_tokens: 102 },
 });
 
-/** The complete HTTP response for a reply body (fixed length, connection kept open). */
-function httpResponse(body: string): Buffer {
-  const bytes = Buffer.from(body, 'utf8');
-  const head = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\nconnection: keep-alive\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), bytes]);
-}
-
 const TOOL_CALL_RESPONSE = httpResponse(TOOL_CALL_REPLY);
 const TEXT_RESPONSE = httpResponse(TEXT_REPLY);
-const LENGTH_REQUIRED = Buffer.from('HTTP/1.1 411 Length Required\r\ncontent-length: 0\r\nconnection: close\r\n\r\n', 'latin1');
-const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
-const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)/i;
 
 /**
  * The reply to one request body: the last message decides, a tool result gets text (ending the
@@ -66,9 +56,7 @@ function replyTo(body: Buffer): Buffer {
 
 /** An error answer with a JSON body (kept alive, like a real server's). */
 function errorResponse(status: string, extraHeaders = ''): Buffer {
-  const body = Buffer.from(`{"error":{"message":"${status}","type":"bench_fault"}}`, 'utf8');
-  const head = `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\n${extraHeaders}content-length: ${body.length}\r\nconnection: keep-alive\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+  return httpResponse(`{"error":{"message":"${status}","type":"bench_fault"}}`, status, extraHeaders);
 }
 
 const RATE_LIMITED_RESPONSE = errorResponse('429 Too Many Requests', 'retry-after: 1\r\n');
@@ -107,69 +95,20 @@ function faultOf(mix: FaultMix | undefined, random: () => number): 'rateLimited'
   return undefined;
 }
 
-/**
- * Serves one keep-alive connection: requests with a `content-length` body (as our client and
- * undici send them), answered in order after `delayMs`. A minimal HTTP/1.1 responder rather than
- * `node:http`: the server shares the machine's two cores with the harness it measures, and
- * `node:http` cost it about twice the CPU per request. With a fault mix, some requests get a 429,
- * a 500 or a dropped connection instead.
- */
-function serveConnection(socket: Socket, delayMs: number, mix?: FaultMix, random: () => number = Math.random): void {
-  socket.setNoDelay(true);
-  socket.on('error', () => socket.destroy());
-  let pending: Buffer = Buffer.alloc(0);
-  socket.on('data', (chunk: Buffer) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    for (;;) {
-      const headerEnd = pending.indexOf(HEADER_END);
-      if (headerEnd === -1) return;
-      const length = CONTENT_LENGTH.exec(pending.toString('latin1', 0, headerEnd));
-      if (length === null) {
-        socket.end(LENGTH_REQUIRED);
-        return;
-      }
-      const bodyStart = headerEnd + HEADER_END.length;
-      const bodyEnd = bodyStart + Number(length[1]);
-      if (pending.length < bodyEnd) return;
-      const fault = faultOf(mix, random);
-      if (fault === 'reset') {
-        socket.destroy();
-        return;
-      }
-      const response =
-        fault === 'rateLimited' ? RATE_LIMITED_RESPONSE : fault === 'serverError' ? SERVER_ERROR_RESPONSE : replyTo(pending.subarray(bodyStart, bodyEnd));
-      pending = pending.subarray(bodyEnd);
-      if (delayMs > 0) setTimeout(() => socket.write(response), delayMs);
-      else socket.write(response);
-    }
-  });
-}
-
-/** A server that answers chat completions after `delayMs` and prints its port; runs in its own process. */
-async function serveMock(delayMs: number, mix?: FaultMix): Promise<Server> {
+/** The mock's answers: a fault of the mix (the same ones in the same order on every run), or the regular reply. */
+function mockAnswer(mix: FaultMix | undefined): Answer {
   const random = seededUniform(24);
-  const server = createServer((socket) => serveConnection(socket, delayMs, mix, random));
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(`${port}\n`);
-  // Stop with the parent: when its pipe closes, or after 30 minutes at the most.
-  process.stdin.on('end', () => process.exit(0));
-  process.stdin.resume();
-  setTimeout(() => process.exit(0), 30 * 60_000).unref();
-  return server;
+  return (body) => {
+    const fault = faultOf(mix, random);
+    if (fault === 'reset') return 'reset';
+    return fault === 'rateLimited' ? RATE_LIMITED_RESPONSE : fault === 'serverError' ? SERVER_ERROR_RESPONSE : replyTo(body);
+  };
 }
 
 /** Start the mock server in a child process (so its work does not count as the harness's). */
-async function startServer(delayMs: number, mix?: FaultMix): Promise<{ child: ChildProcess; url: string }> {
+function startServer(delayMs: number, mix?: FaultMix): ReturnType<typeof startChildServer> {
   const faults = mix === undefined ? [] : ['--faults', JSON.stringify(mix)];
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--mock-server', String(delayMs), ...faults], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<string>((ok, fail) => {
-    child.once('error', fail);
-    child.stdout!.once('data', (chunk: Buffer) => ok(chunk.toString('utf8').trim()));
-  });
-  return { child, url: `http://127.0.0.1:${port}/v1` };
+  return startChildServer(fileURLToPath(import.meta.url), ['--mock-server', String(delayMs), ...faults]);
 }
 
 /** Model requests made: one per step of every turn, read back from the result files. */
@@ -188,7 +127,7 @@ function countRequests(resultDir: string, modelDir: string): number {
 
 if (process.argv[2] === '--mock-server') {
   const faults = process.argv.indexOf('--faults');
-  await serveMock(Number(process.argv[3] ?? '0'), faults === -1 ? undefined : (JSON.parse(process.argv[faults + 1]!) as FaultMix));
+  await serveInChild(mockAnswer(faults === -1 ? undefined : (JSON.parse(process.argv[faults + 1]!) as FaultMix)), Number(process.argv[3] ?? '0'));
 }
 
 export interface GenerateBenchResult {

@@ -4,9 +4,7 @@
  * prompts rendered, requests sent through the SDK, records appended and rewritten, calibration
  * written). The judge server runs in its own process, so its work does not count.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,70 +12,37 @@ import { fileURLToPath } from 'node:url';
 import { runJudgeCommand } from '../src/cli/judge-command.js';
 import type { CliIo } from '../src/cli/io.js';
 import { ALL_CATEGORIES } from '../src/spec/categories.js';
-
-const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
-const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)/i;
+import { httpResponse, serveInChild, startChildServer } from './mock-http.js';
 
 /** A Chat Completions answer calling record_response with `label`. */
 function reply(label: string): Buffer {
-  const body = JSON.stringify({
-    id: 'chatcmpl-judge-bench',
-    object: 'chat.completion',
-    created: 0,
-    model: 'judge-bench',
-    choices: [
-      {
-        index: 0,
-        finish_reason: 'tool_calls',
-        message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'record_response', arguments: `{"response": "${label}"}` } }] },
-      },
-    ],
-    usage: { prompt_tokens: 1000, completion_tokens: 5, total_tokens: 1005 },
-  });
-  const bytes = Buffer.from(body, 'utf8');
-  return Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\nconnection: keep-alive\r\n\r\n`, 'latin1'), bytes]);
+  return httpResponse(
+    JSON.stringify({
+      id: 'chatcmpl-judge-bench',
+      object: 'chat.completion',
+      created: 0,
+      model: 'judge-bench',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'record_response', arguments: `{"response": "${label}"}` } }] },
+        },
+      ],
+      usage: { prompt_tokens: 1000, completion_tokens: 5, total_tokens: 1005 },
+    }),
+  );
 }
 const ANSWERS = [reply('correct'), reply('correct'), reply('incorrect')];
 
-/** One keep-alive connection: each request answered at once (a minimal HTTP/1.1 responder, cheaper than node:http). */
-function serveConnection(socket: Socket): void {
-  let served = 0;
-  let pending: Buffer = Buffer.alloc(0);
-  socket.setNoDelay(true);
-  socket.on('error', () => socket.destroy());
-  socket.on('data', (chunk: Buffer) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    for (;;) {
-      const headerEnd = pending.indexOf(HEADER_END);
-      if (headerEnd === -1) return;
-      const length = CONTENT_LENGTH.exec(pending.toString('latin1', 0, headerEnd));
-      const bodyEnd = headerEnd + HEADER_END.length + Number(length?.[1] ?? 0);
-      if (pending.length < bodyEnd) return;
-      pending = pending.subarray(bodyEnd);
-      socket.write(ANSWERS[served++ % ANSWERS.length]!);
-    }
-  });
-}
-
 if (process.argv[2] === '--mock-judge') {
-  const server = createServer(serveConnection);
-  server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));
-  process.stdin.on('end', () => process.exit(0));
-  process.stdin.resume();
-}
-
-async function startJudgeServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--mock-judge'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((ok, fail) => {
-    child.once('error', fail);
-    child.stdout!.once('data', (chunk: Buffer) => ok(chunk.toString('utf8').trim()));
-  });
-  return { child, url: `http://127.0.0.1:${port}/v1` };
+  let served = 0;
+  await serveInChild(() => ANSWERS[served++ % ANSWERS.length]!);
 }
 
 /** Judge every unit of the real run (16 categories) with `threads` concurrent requests; the dataset parse cache off. */
 export async function runJudgeBench(dataDir: string, resultDir: string, threads: number): Promise<{ entries: number; requests: number; ms: number; threads: number }> {
-  const { child, url } = await startJudgeServer();
+  const { child, url } = await startChildServer(fileURLToPath(import.meta.url), ['--mock-judge']);
   const scoreDir = mkdtempSync(join(tmpdir(), 'bfcl-bench-judge-'));
   let err = '';
   const io: CliIo = { stdout: () => {}, stderr: (text) => void (err += text), env: { BFCL_CACHE_DIR: 'off' }, cwd: scoreDir };
